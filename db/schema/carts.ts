@@ -1,0 +1,81 @@
+import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import type { Currency } from "../../server/domain/money";
+import type { AppliedDiscount, CartLine, CartStatus, FulfilmentMethod, GratuityChoice, PickupType, PricedCart } from "../../server/domain/cart-types";
+import { locations } from "./catalog";
+
+/**
+ * A cart is one row: its lines are a JSONB array, so every mutation is one compare-and-set UPDATE
+ * on `revision` and can never leave half a change behind.
+ */
+export const carts = pgTable(
+  "carts",
+  {
+    id: text("id").primaryKey(),
+    locationId: text("location_id")
+      .notNull()
+      .references(() => locations.id),
+    merchantId: text("merchant_id").notNull(),
+    status: text("status").$type<CartStatus>().notNull(),
+    revision: bigint("revision", { mode: "number" }).notNull().default(0),
+    /** SHA-256 of the cart capability; the token itself is never stored. */
+    tokenHash: text("token_hash").unique(),
+    customerId: text("customer_id"),
+    currency: text("currency").$type<Currency>().notNull(),
+    restaurantDisplayName: text("restaurant_display_name").notNull(),
+    statementDescriptor: text("statement_descriptor").notNull(),
+    fulfilmentMethod: text("fulfilment_method").$type<FulfilmentMethod>().notNull(),
+    fulfillmentIdentifier: text("fulfillment_identifier").notNull(),
+    marketplaceId: text("marketplace_id"),
+    pickupType: text("pickup_type").$type<PickupType>().notNull(),
+    orderDate: text("order_date").notNull(),
+    orderTime: text("order_time").notNull(),
+    lines: jsonb("lines").$type<CartLine[]>().notNull(),
+    discount: jsonb("discount").$type<AppliedDiscount>(),
+    gratuity: jsonb("gratuity").$type<GratuityChoice>(),
+    courierTipMinor: bigint("courier_tip_minor", { mode: "number" }),
+    deliveryInfo: jsonb("delivery_info").$type<Record<string, unknown>>(),
+    deliveryQuote: jsonb("delivery_quote").$type<Record<string, unknown>>(),
+    tableServiceInfo: jsonb("table_service_info").$type<Record<string, unknown>>(),
+    roomServiceInfo: jsonb("room_service_info").$type<Record<string, unknown>>(),
+    metadata: jsonb("metadata").$type<Record<string, unknown>>(),
+    priced: jsonb("priced").$type<PricedCart>().notNull(),
+    quoteFingerprint: text("quote_fingerprint"),
+    quoteExpiresAt: timestamp("quote_expires_at", { withTimezone: true }),
+    catalogRevision: integer("catalog_revision").notNull(),
+    policyRevision: integer("policy_revision").notNull(),
+    catalogRevalidation: jsonb("catalog_revalidation").$type<Record<string, unknown>>(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    lockedAt: timestamp("locked_at", { withTimezone: true }),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index("carts_location_idx").on(table.locationId),
+    index("carts_status_expires_idx").on(table.status, table.expiresAt),
+    index("carts_customer_idx").on(table.customerId),
+  ],
+);
+
+/**
+ * Stored outcomes of writes, keyed by caller, operation and Idempotency-Key. A record is written in
+ * the same transaction as the change it describes, so it exists exactly when the change does.
+ */
+export const idempotencyRecords = pgTable(
+  "idempotency_records",
+  {
+    scope: text("scope").notNull(),
+    operation: text("operation").notNull(),
+    key: text("key").notNull(),
+    requestFingerprint: text("request_fingerprint").notNull(),
+    statusCode: integer("status_code").notNull(),
+    /** The response body, sealed with AES-256-GCM: it may hold a one-time capability. */
+    responseSealed: text("response_sealed").notNull(),
+    responseHeaders: jsonb("response_headers").$type<Record<string, string>>().notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.scope, table.operation, table.key] }),
+    index("idempotency_expires_idx").on(table.expiresAt),
+  ],
+);

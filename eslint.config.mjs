@@ -1,0 +1,26 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: [".next/**", "node_modules/**", ".data/**", "next-env.d.ts", "test-results/**", "playwright-report/**", "bench/results/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": ["error", { checksVoidReturn: { attributes: false } }],
+      "@typescript-eslint/consistent-type-imports": ["error", { fixStyle: "inline-type-imports" }],
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "no-restricted-syntax": [
+        "error",
+        { selector: "MemberExpression[object.name='process'][property.name='env']", message: "Read configuration through server/env.ts." },
+      ],
+    },
+  },
+  {
+    files: ["server/env.ts", "scripts/**", "bench/**", "e2e/**", "playwright.config.ts", "vitest.config.ts", "**/*.test.ts", "test/**", "drizzle.config.ts", "db/*-cli.ts"],
+    rules: { "no-restricted-syntax": "off" },
+  },
+  { files: ["**/*.mjs"], ...tseslint.configs.disableTypeChecked },
+);

@@ -1,0 +1,97 @@
+import Big from "big.js";
+
+/**
+ * Money is an integer count of minor units everywhere inside the service. Decimal strings exist
+ * only at the API edge (`toDecimalString` / `parseDecimalToMinor`), and rates are decimal strings
+ * applied with `applyRate`, which rounds half-up exactly once.
+ */
+export const currencies = ["usd", "gbp", "aed", "aud"] as const;
+export type Currency = (typeof currencies)[number];
+
+/** All four supported currencies have two minor-unit digits (ISO 4217). */
+const MINOR_DIGITS: Record<Currency, number> = { usd: 2, gbp: 2, aed: 2, aud: 2 };
+
+const DISPLAY_LOCALE: Record<Currency, string> = { usd: "en-US", gbp: "en-GB", aed: "en-AE", aud: "en-AU" };
+
+export const MAX_MINOR = Number.MAX_SAFE_INTEGER;
+
+export type Minor = number;
+
+export function minorDigits(currency: Currency): number {
+  return MINOR_DIGITS[currency];
+}
+
+/** 1234 usd -> "12.34"; -5 -> "-0.05". */
+export function toDecimalString(amount: Minor, currency: Currency): string {
+  assertMinor(amount);
+  return new Big(amount).div(10 ** MINOR_DIGITS[currency]).toFixed(MINOR_DIGITS[currency]);
+}
+
+const formatters = new Map<Currency, Intl.NumberFormat>();
+
+/** Display string for a minor amount, e.g. "$12.34", "£3.00", "AED 45.50". */
+export function formatMinor(amount: Minor, currency: Currency): string {
+  let formatter = formatters.get(currency);
+  if (!formatter) {
+    formatter = new Intl.NumberFormat(DISPLAY_LOCALE[currency], {
+      style: "currency",
+      currency: currency.toUpperCase(),
+    });
+    formatters.set(currency, formatter);
+  }
+  // Intl formats a decimal *string* exactly, so no float ever touches the amount.
+  return formatter.format(toDecimalString(amount, currency) as unknown as number);
+}
+
+const DECIMAL_PATTERN = /^\d+(\.\d+)?$/;
+
+/**
+ * Parses a non-negative decimal string (digits, optional fraction) into minor units. More fraction
+ * digits than the currency has are refused rather than rounded: a client asking to pay "1.005"
+ * has a bug we should surface, not hide.
+ */
+export function parseDecimalToMinor(value: string, currency: Currency): Minor | undefined {
+  if (!DECIMAL_PATTERN.test(value)) return undefined;
+  const [, fraction = ""] = value.split(".");
+  if (fraction.length > MINOR_DIGITS[currency]) return undefined;
+  const minor = new Big(value).times(10 ** MINOR_DIGITS[currency]);
+  if (minor.gt(MAX_MINOR)) return undefined;
+  return minor.toNumber();
+}
+
+const RATE_PATTERN = /^\d+(\.\d{1,6})?$/;
+
+export function isValidRate(rate: string): boolean {
+  return RATE_PATTERN.test(rate) && new Big(rate).lte(1);
+}
+
+/** amount x rate, rounded half-up to a whole minor unit. Rates are decimal strings like "0.0875". */
+export function applyRate(amount: Minor, rate: string): Minor {
+  assertMinor(amount);
+  return new Big(amount).times(rate).round(0, Big.roundHalfUp).toNumber();
+}
+
+/**
+ * Splits `total` across `weights` in proportion, by largest remainder, so the parts always add up
+ * to exactly `total` (used to spread an order-level discount across lines).
+ */
+export function allocateProportionally(total: Minor, weights: readonly Minor[]): Minor[] {
+  const weightSum = weights.reduce((sum, weight) => sum + weight, 0);
+  if (weightSum === 0) return weights.map(() => 0);
+  const exact = weights.map((weight) => new Big(total).times(weight).div(weightSum));
+  const floors = exact.map((value) => value.round(0, Big.roundDown).toNumber());
+  let remainder = total - floors.reduce((sum, value) => sum + value, 0);
+  const order = exact
+    .map((value, index) => ({ index, fraction: value.minus(floors[index] ?? 0) }))
+    .sort((a, b) => b.fraction.cmp(a.fraction) || a.index - b.index);
+  for (const { index } of order) {
+    if (remainder <= 0) break;
+    floors[index] = (floors[index] ?? 0) + 1;
+    remainder -= 1;
+  }
+  return floors;
+}
+
+function assertMinor(amount: number): void {
+  if (!Number.isSafeInteger(amount)) throw new RangeError(`not an integer minor amount: ${amount}`);
+}

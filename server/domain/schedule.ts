@@ -1,0 +1,71 @@
+import { DateTime } from "luxon";
+import type { FulfilmentOption, MenuAvailability, OpeningWindow, WeeklyHours } from "./catalog-types";
+
+/**
+ * Opening hours, bookable order times and menu availability, all in the location's own time zone.
+ * Times are "HH:MM" local; a window's `closes` may be "24:00" (midnight at the end of the day).
+ */
+export const DATE_PATTERN = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])$/;
+export const TIME_PATTERN = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+export function minutesOf(time: string): number {
+  const [hours = "0", minutes = "0"] = time.split(":");
+  return Number(hours) * 60 + Number(minutes);
+}
+
+function formatMinutes(total: number): string {
+  const hours = Math.floor(total / 60);
+  const minutes = total % 60;
+  return `${String(hours).padStart(2, "0")}:${String(minutes).padStart(2, "0")}`;
+}
+
+/** Parses a local date and optional time in `zone`; undefined when the date does not exist. */
+export function localDateTime(zone: string, date: string, time = "00:00"): DateTime | undefined {
+  if (!DATE_PATTERN.test(date) || !TIME_PATTERN.test(time)) return undefined;
+  const parsed = DateTime.fromISO(`${date}T${time}`, { zone });
+  return parsed.isValid && parsed.toISODate() === date ? parsed : undefined;
+}
+
+export function windowsOn(hours: WeeklyHours, weekday: number): OpeningWindow[] {
+  return hours[String(weekday) as keyof WeeklyHours] ?? [];
+}
+
+export function isOpenAt(hours: WeeklyHours, at: DateTime): boolean {
+  const minute = at.hour * 60 + at.minute;
+  return windowsOn(hours, at.weekday).some((window) => minute >= minutesOf(window.opens) && minute < minutesOf(window.closes));
+}
+
+export function isMenuAvailableAt(availability: MenuAvailability | null, at: DateTime): boolean {
+  if (availability === null) return true;
+  const minute = at.hour * 60 + at.minute;
+  return availability.some(
+    (window) => window.days.includes(at.weekday) && minute >= minutesOf(window.opens) && minute < minutesOf(window.closes),
+  );
+}
+
+/**
+ * The bookable order times of `date` for one fulfilment method: every `slotMinutes` step inside the
+ * opening windows, no earlier than `now + leadMinutes`. Slots are "HH:MM" local times.
+ */
+export function bookableTimes(hours: WeeklyHours, zone: string, date: string, now: DateTime, option: FulfilmentOption): string[] {
+  const day = localDateTime(zone, date);
+  if (!day) return [];
+  const earliest = now.setZone(zone).plus({ minutes: option.leadMinutes });
+  const step = Math.max(5, option.slotMinutes);
+  const times: string[] = [];
+  for (const window of windowsOn(hours, day.weekday)) {
+    const start = Math.ceil(minutesOf(window.opens) / step) * step;
+    for (let minute = start; minute < minutesOf(window.closes); minute += step) {
+      const slot = day.plus({ minutes: minute });
+      // Skip wall-clock times that a DST jump makes ambiguous or non-existent.
+      if (slot.hour * 60 + slot.minute !== minute) continue;
+      if (slot >= earliest) times.push(formatMinutes(minute));
+    }
+  }
+  return times;
+}
+
+export function localToday(zone: string, now: DateTime): { date: string; time: string } {
+  const local = now.setZone(zone);
+  return { date: local.toFormat("yyyy-MM-dd"), time: local.toFormat("HH:mm") };
+}

@@ -1,0 +1,216 @@
+import { createHash } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
+import type { AppDeps } from "../app/deps";
+import { AppError, codeToStatus, errorCodes, toEnvelope, validationError, type ErrorCode } from "../errors";
+import { toAppError } from "../errors-map";
+import { appRouter } from "../routers";
+import { createRequestContext, type RequestContext } from "../trpc/context";
+import { clientIp } from "./client-ip";
+import { corsHeaders, isAllowedOrigin, preflightHeaders } from "./cors";
+import { applyRateLimit } from "./rate-limit";
+import { newRequestId } from "./request-id";
+import { logger } from "../log";
+
+export const REST_PREFIX = "/api/v1/storefront";
+
+/** Query parameters that look like credentials. Credentials belong in headers; we refuse, never honour, these. */
+const CREDENTIAL_QUERY_KEYS = new Set([
+  "token",
+  "access_token",
+  "accesstoken",
+  "carttoken",
+  "cart_token",
+  "x-cart-token",
+  "cartaccesstoken",
+  "receipttoken",
+  "receipt_token",
+  "x-receipt-token",
+  "authorization",
+  "bearer",
+  "jwt",
+  "clientsecret",
+  "client_secret",
+  "api_key",
+  "apikey",
+]);
+
+type HandlerResult = { status: number; headers: Record<string, string>; body: string | undefined };
+
+/**
+ * The REST transport: request id, CORS, rate limit, body checks, then the trpc-to-openapi handler
+ * (built once), then the spec's envelope for every error. Nothing here knows about carts or menus.
+ */
+export function createRestHandler(getDeps: () => Promise<AppDeps>) {
+  const contexts = new WeakMap<object, RequestContext>();
+  const openApiHandler = createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext: ({ req }) => {
+      const context = contexts.get(req);
+      if (!context) throw new Error("request context missing");
+      return context;
+    },
+    onError: ({ error, ctx }) => logUnexpected(error, ctx?.requestId),
+    maxBodySize: undefined,
+    responseMeta: ({ ctx, errors }) => (errors.length > 0 || !ctx ? {} : { status: ctx.response.status, headers: { ...ctx.response.headers } }),
+  });
+
+  async function runProcedure(request: Request, path: string, body: unknown, context: RequestContext): Promise<HandlerResult> {
+    const headers = new Headers(request.headers);
+    headers.set("content-type", "application/json");
+    const proxied = new Proxy(request, {
+      get(target, property) {
+        if (property === "url") return path;
+        if (property === "body") return body;
+        if (property === "headers") return headers;
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    contexts.set(proxied, context);
+    return new Promise<HandlerResult>((resolve, reject) => {
+      const collected: HandlerResult = { status: 200, headers: {}, body: undefined };
+      const response = {
+        set statusCode(code: number) {
+          collected.status = code;
+        },
+        get statusCode() {
+          return collected.status;
+        },
+        setHeader(name: string, value: string | string[]) {
+          collected.headers[name.toLowerCase()] = Array.isArray(value) ? value.join(", ") : value;
+        },
+        end(text?: string) {
+          collected.body = text;
+          resolve(collected);
+        },
+      };
+      // The adapter accepts a fetch Request in place of IncomingMessage (it checks `instanceof Request`).
+      openApiHandler(proxied as unknown as IncomingMessage, response as unknown as ServerResponse).catch(reject);
+    });
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    const requestId = newRequestId();
+    const url = new URL(request.url);
+    const origin = request.headers.get("origin");
+    const baseHeaders: Record<string, string> = { "X-Request-Id": requestId };
+
+    let deps: AppDeps;
+    try {
+      deps = await getDeps();
+    } catch (error) {
+      return errorResponse(toAppError(error), requestId, { ...baseHeaders, Vary: "Origin" });
+    }
+    const allowlist = deps.env.CORS_ALLOWED_ORIGINS;
+    Object.assign(baseHeaders, corsHeaders(origin, allowlist));
+
+    if (request.method === "OPTIONS") {
+      if (!isAllowedOrigin(origin, allowlist)) {
+        return errorResponse(new AppError("FORBIDDEN", "This origin is not allowed"), requestId, baseHeaders);
+      }
+      return new Response(null, { status: 204, headers: { "X-Request-Id": requestId, ...preflightHeaders(origin) } });
+    }
+
+    const limited = await applyRateLimit(deps, clientIp(request.headers, deps.env));
+    Object.assign(baseHeaders, limited.headers);
+    if (limited.error) return errorResponse(limited.error, requestId, baseHeaders);
+
+    try {
+      for (const key of url.searchParams.keys()) {
+        if (CREDENTIAL_QUERY_KEYS.has(key.toLowerCase())) {
+          throw validationError("Credentials must be sent in headers, never in the query string", [
+            { path: `query.${key}`, message: "credential in query string" },
+          ]);
+        }
+      }
+      const body = await readJsonBody(request, deps.env.MAX_BODY_BYTES);
+      const path = url.pathname.slice(REST_PREFIX.length) + url.search;
+      const context = createRequestContext({ requestId, deps, clientIp: clientIp(request.headers, deps.env), origin: url.origin, headers: request.headers });
+      const result = await runProcedure(request, path, body, context);
+
+      if (result.status >= 400) {
+        return errorResponse(errorFromAdapterBody(result), requestId, baseHeaders);
+      }
+      const headers: Record<string, string> = { "Content-Type": "application/json", ...result.headers, ...baseHeaders };
+      if (request.method === "GET") return conditionalGet(request, result.body ?? "", headers);
+      return new Response(result.body ?? null, { status: result.status, headers });
+    } catch (error) {
+      return errorResponse(toAppError(error), requestId, baseHeaders);
+    }
+  };
+}
+
+/** Reads the JSON body with a size limit. An empty body is `{}`; anything else must be a JSON object. */
+async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
+  if (request.method === "GET" || request.method === "DELETE" || request.method === "HEAD") return undefined;
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw validationError(`The request body is larger than ${maxBytes} bytes`);
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > maxBytes) throw validationError(`The request body is larger than ${maxBytes} bytes`);
+  if (bytes.byteLength === 0) return {};
+  const contentType = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
+    throw validationError("The request body must be JSON (Content-Type: application/json)", [
+      { path: "header.content-type", message: `expected application/json, got "${contentType.slice(0, 64)}"` },
+    ]);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    throw validationError("The request body is not valid JSON");
+  }
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw validationError("The request body must be a JSON object");
+  }
+  return parsed;
+}
+
+/** The adapter's error bodies carry our formatter's `data.appError`; rebuild the error from it. */
+function errorFromAdapterBody(result: HandlerResult): AppError {
+  try {
+    const parsed = JSON.parse(result.body ?? "{}") as { data?: { appError?: { code?: string; message?: string; details?: Record<string, unknown>; headers?: Record<string, string> } } };
+    const app = parsed.data?.appError;
+    if (app?.code && (errorCodes as readonly string[]).includes(app.code) && app.message) {
+      return new AppError(app.code as ErrorCode, app.message, { details: app.details, headers: app.headers });
+    }
+  } catch {
+    // fall through to a generic error for the status
+  }
+  return result.status === 404 ? new AppError("NOT_FOUND", "No operation exists at this path and method") : toAppError(undefined);
+}
+
+/** Unexpected failures are logged with their cause; the client sees only the masked envelope. */
+export function logUnexpected(error: unknown, requestId: string | undefined): void {
+  const appError = toAppError(error);
+  if (appError.status >= 500) logger.error({ requestId, code: appError.code, err: appError.cause ?? error }, "request failed");
+}
+
+export function errorResponse(error: AppError, requestId: string, headers: Record<string, string>): Response {
+  return new Response(JSON.stringify(toEnvelope(error, requestId)), {
+    status: codeToStatus[error.code],
+    headers: {
+      ...headers,
+      ...error.headers,
+      "Content-Type": "application/json",
+      "Cache-Control": "no-store",
+      "X-Request-Id": requestId,
+    },
+  });
+}
+
+/**
+ * Anonymous reads are cacheable: a strong validator over the body unless the procedure chose its
+ * own ETag (carts use their revision), and 304 when If-None-Match already has it.
+ */
+function conditionalGet(request: Request, body: string, headers: Record<string, string>): Response {
+  headers.etag ??= `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
+  headers["cache-control"] ??= "public, max-age=30, stale-while-revalidate=60";
+  const etag = headers.etag;
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""))) {
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(body, { status: 200, headers });
+}

@@ -1,0 +1,45 @@
+import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
+import type { AppDeps } from "../app/deps";
+import { toAppError } from "../errors-map";
+import { appRouter } from "../routers";
+import { createRequestContext } from "../trpc/context";
+import { clientIp } from "./client-ip";
+import { applyRateLimit } from "./rate-limit";
+import { errorResponse } from "./rest-handler";
+import { newRequestId } from "./request-id";
+
+/**
+ * Typed RPC for the first-party storefront, at /api/trpc: the same procedures, rate limit, request
+ * ids and error codes as REST (the typed client reads `error.data.appError`). Same-origin only, so
+ * no CORS here.
+ */
+export function createRpcHandler(getDeps: () => Promise<AppDeps>) {
+  return async function handle(request: Request): Promise<Response> {
+    const requestId = newRequestId();
+    let deps: AppDeps;
+    try {
+      deps = await getDeps();
+    } catch (error) {
+      return errorResponse(toAppError(error), requestId, {});
+    }
+    const ip = clientIp(request.headers, deps.env);
+    const limited = await applyRateLimit(deps, ip);
+    if (limited.error) return errorResponse(limited.error, requestId, limited.headers);
+    const context = createRequestContext({ requestId, deps, clientIp: ip, origin: new URL(request.url).origin, headers: request.headers });
+    return fetchRequestHandler({
+      endpoint: "/api/trpc",
+      req: request,
+      router: appRouter,
+      allowBatching: false,
+      createContext: () => context,
+      responseMeta: ({ errors }) => {
+        const first = errors[0];
+        if (first) {
+          const error = toAppError(first);
+          return { status: error.status, headers: { ...limited.headers, ...error.headers, "X-Request-Id": requestId } };
+        }
+        return { status: context.response.status, headers: { ...limited.headers, ...context.response.headers, "X-Request-Id": requestId } };
+      },
+    });
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * A decision about one request. `unknown` means the limiter could not decide (store down or slow):
+ * the caller applies the configured policy and sends no rate-limit headers, since it has no numbers.
+ */
+export type RateLimitDecision =
+  | { kind: "allowed" | "limited"; limit: number; remaining: number; resetAtMs: number }
+  | { kind: "unknown"; reason: string };
+
+export interface RateLimiter {
+  readonly name: string;
+  check(identifier: string): Promise<RateLimitDecision>;
+}
+
+export type RateLimitPolicy = { max: number; windowSeconds: number; timeoutMs: number };

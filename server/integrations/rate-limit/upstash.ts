@@ -1,0 +1,43 @@
+import { Ratelimit } from "@upstash/ratelimit";
+import type { RateLimitDecision, RateLimitPolicy, RateLimiter } from "./types";
+
+/** The subset of a Redis client that @upstash/ratelimit's single-region algorithms call. */
+export type ScriptRunner = {
+  evalsha: (hash: string, keys: string[], args: unknown[]) => Promise<unknown>;
+  eval: (script: string, keys: string[], args: unknown[]) => Promise<unknown>;
+};
+
+/**
+ * @upstash/ratelimit's fixed window over any script runner: the Upstash REST client, or plain Redis
+ * through ./redis-script-runner. Built once per process so its in-memory block cache is shared.
+ */
+export function createRedisRateLimiter(name: string, redis: ScriptRunner, policy: RateLimitPolicy): RateLimiter {
+  const ratelimit = new Ratelimit({
+    // Ratelimit types its client as @upstash/redis, but only ever calls evalsha/eval on it.
+    redis: redis as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"],
+    limiter: Ratelimit.fixedWindow(policy.max, `${policy.windowSeconds} s`),
+    prefix: "storefront:ratelimit",
+    analytics: false,
+    timeout: policy.timeoutMs,
+    ephemeralCache: false,
+  });
+
+  return {
+    name,
+    async check(identifier: string): Promise<RateLimitDecision> {
+      try {
+        const result = await ratelimit.limit(identifier);
+        // On timeout the library answers success with made-up numbers; we treat it as "no answer".
+        if (result.reason === "timeout") return { kind: "unknown", reason: "timeout" };
+        return {
+          kind: result.success ? "allowed" : "limited",
+          limit: result.limit,
+          remaining: Math.max(0, result.remaining),
+          resetAtMs: result.reset,
+        };
+      } catch (error) {
+        return { kind: "unknown", reason: error instanceof Error ? error.message : "error" };
+      }
+    },
+  };
+}

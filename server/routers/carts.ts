@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { addItemBodySchema, cartPath, cartSchema } from "../schemas/cart";
+import { cartReadHeaders, etagResponseHeaders, fulfilmentMethodSchema, identifier, jsonInteger, pathId } from "../schemas/common";
+import * as cartOps from "../services/cart-operations";
+import * as carts from "../services/carts";
+import { procedure, router } from "../trpc/init";
+import { cartMutationMeta, protectedReadMeta, writeMeta } from "./meta";
+
+const tags = ["Carts"];
+const cartBase = "/locations/{locationId}/carts/{cartId}";
+
+const orderTimeInput = z
+  .strictObject({
+    ...cartPath,
+    pickupType: z.enum(["ASAP", "LATER"]),
+    orderDate: z.string().min(1).max(64).optional(),
+    orderTime: z.string().min(1).max(32).optional(),
+  })
+  .superRefine((body, issues) => {
+    const hasDate = body.orderDate !== undefined;
+    const hasTime = body.orderTime !== undefined;
+    if (body.pickupType === "ASAP" && (hasDate || hasTime)) {
+      issues.addIssue({ code: "custom", path: [hasDate ? "orderDate" : "orderTime"], message: "ASAP takes no orderDate or orderTime" });
+    }
+    if (body.pickupType === "LATER" && !hasDate) issues.addIssue({ code: "custom", path: ["orderDate"], message: "LATER needs orderDate" });
+    if (body.pickupType === "LATER" && !hasTime) issues.addIssue({ code: "custom", path: ["orderTime"], message: "LATER needs orderTime" });
+  })
+  .meta({ description: "Exactly one form: { pickupType: ASAP } or { pickupType: LATER, orderDate, orderTime }." });
+
+const gratuityInput = z
+  .strictObject({
+    ...cartPath,
+    rate: z.string().max(16).regex(/^\d+(\.\d+)?$/).optional().meta({ description: "Fraction of the pre-discount subtotal, 0..1 (e.g. \"0.18\")." }),
+    amount: z.string().max(32).regex(/^\d+(\.\d+)?$/).optional().meta({ description: "A fixed amount in the cart's currency (e.g. \"5.00\")." }),
+  })
+  .superRefine((body, issues) => {
+    if ((body.rate === undefined) === (body.amount === undefined)) {
+      issues.addIssue({ code: "custom", path: ["rate"], message: "send exactly one of rate or amount" });
+    }
+  });
+
+export const cartsRouter = router({
+  createOrderingSession: procedure
+    .meta(
+      writeMeta(
+        {
+          method: "POST",
+          path: "/locations/{locationId}/ordering-sessions",
+          tags: ["Ordering sessions"],
+          summary: "Start ordering: creates a guest cart and returns its capability once",
+          description:
+            "Keep cart.id, cartAccessToken and the ETag together. The token is shown only in this response (and its idempotent replays); send it as X-Cart-Token.",
+        },
+        201,
+      ),
+    )
+    .input(z.strictObject({ locationId: pathId, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }))
+    .output(z.strictObject({ cart: cartSchema, cartAccessToken: z.string().optional() }))
+    .mutation(({ ctx, input }) => carts.createOrderingSession(ctx, input)),
+
+  get: procedure
+    .meta(protectedReadMeta({ method: "GET", path: cartBase, tags, summary: "Read a cart" }, cartReadHeaders, etagResponseHeaders))
+    .input(z.object(cartPath))
+    .output(cartSchema)
+    .query(({ ctx, input }) => carts.getCart(ctx, input)),
+
+  addItem: procedure
+    .meta(cartMutationMeta({ method: "POST", path: `${cartBase}/items`, tags, summary: "Add a product with its modifier selections" }))
+    .input(z.strictObject({ ...cartPath, ...addItemBodySchema }))
+    .output(cartSchema)
+    .mutation(({ ctx, input }) => {
+      const { locationId, cartId, ...item } = input;
+      return cartOps.addItem(ctx, { locationId, cartId }, item);
+    }),
+
+  updateItemQuantity: procedure
+    .meta(cartMutationMeta({ method: "PATCH", path: `${cartBase}/cart-item/{itemId}/quantity`, tags, summary: "Set a line's quantity (0 removes it)" }))
+    .input(z.strictObject({ ...cartPath, itemId: pathId, quantity: jsonInteger(0, 9999) }))
+    .output(cartSchema)
+    .mutation(({ ctx, input }) => cartOps.updateItemQuantity(ctx, input, input.quantity)),
+
+  updateOrderTime: procedure
+    .meta(
+      cartMutationMeta({
+        method: "PUT",
+        path: `${cartBase}/update-order-time`,
+        operationId: "storefrontUpdateCartOrderTime",
+        tags,
+        summary: "Order as soon as possible, or at a bookable later time",
+      }),
+    )
+    .input(orderTimeInput)
+    .output(cartSchema)
+    .mutation(({ ctx, input }) =>
+      cartOps.updateOrderTime(
+        ctx,
+        input,
+        input.pickupType === "ASAP" ? { pickupType: "ASAP" } : { pickupType: "LATER", orderDate: input.orderDate ?? "", orderTime: input.orderTime ?? "" },
+      ),
+    ),
+
+  setGratuity: procedure
+    .meta(cartMutationMeta({ method: "PUT", path: `${cartBase}/gratuity`, tags, summary: "Set the gratuity as a rate or an amount" }))
+    .input(gratuityInput)
+    .output(cartSchema)
+    .mutation(({ ctx, input }) =>
+      cartOps.setGratuity(ctx, input, input.rate !== undefined ? { rate: input.rate } : { amount: input.amount ?? "" }),
+    ),
+
+  expire: procedure
+    .meta(cartMutationMeta({ method: "DELETE", path: cartBase, tags, summary: "Expire (abandon) the cart" }))
+    .input(z.object(cartPath))
+    .output(cartSchema)
+    .mutation(({ ctx, input }) => cartOps.expireCart(ctx, input)),
+
+  applyDiscount: procedure
+    .meta(cartMutationMeta({ method: "POST", path: "/locations/{locationId}/discounts/apply-discount", tags: ["Discounts"], summary: "Apply a discount code to a cart" }))
+    .input(z.strictObject({ locationId: pathId, cartId: pathId, code: identifier }))
+    .output(cartSchema)
+    .mutation(({ ctx, input }) => cartOps.applyDiscount(ctx, input, input.code)),
+
+  removeDiscount: procedure
+    .meta(cartMutationMeta({ method: "DELETE", path: "/locations/{locationId}/discounts/apply-discount", tags: ["Discounts"], summary: "Remove the cart's discount code" }))
+    .input(z.object({ locationId: pathId, cartId: pathId }))
+    .output(cartSchema)
+    .mutation(({ ctx, input }) => cartOps.removeDiscount(ctx, input)),
+});

@@ -1,0 +1,37 @@
+import type { z } from "zod";
+import { cartWriteHeaders, etagResponseHeaders, writeHeaders } from "../schemas/common";
+import type { StorefrontMeta } from "../trpc/init";
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+type Route = { method: Method; path: `/${string}`; summary: string; description?: string; tags: string[]; operationId?: string };
+
+/** An anonymous, cacheable read. */
+export function readMeta(route: Route): StorefrontMeta {
+  return { openapi: { ...route, protect: false, errorResponses: [400, 404, 429, 500, 503] } };
+}
+
+/** A read that needs a credential (cart capability or customer JWT). */
+export function protectedReadMeta(route: Route, requestHeaders: z.ZodObject, responseHeaders?: z.ZodObject): StorefrontMeta {
+  return { openapi: { ...route, protect: true, requestHeaders, responseHeaders, errorResponses: [400, 401, 403, 404, 429, 500, 503] } };
+}
+
+/** A write that needs only an Idempotency-Key (no cart yet). */
+export function writeMeta(route: Route, successStatus = 200): StorefrontMeta {
+  return {
+    successStatus,
+    openapi: { ...route, protect: false, requestHeaders: writeHeaders, responseHeaders: etagResponseHeaders, errorResponses: [400, 404, 409, 429, 500, 503] },
+  };
+}
+
+/** A cart mutation: capability or JWT, Idempotency-Key and If-Match; answers the Cart and its ETag. */
+export function cartMutationMeta(route: Route): StorefrontMeta {
+  return {
+    openapi: {
+      ...route,
+      protect: true,
+      requestHeaders: cartWriteHeaders,
+      responseHeaders: etagResponseHeaders,
+      errorResponses: [400, 401, 403, 404, 409, 428, 429, 500, 503],
+    },
+  };
+}

@@ -1,0 +1,245 @@
+import { z } from "zod";
+import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, jsonInteger, localDate, localTime, nonNegativeDecimal, pathId } from "./common";
+
+const counter = z.number().int().min(0).max(MAX_SAFE);
+const positiveRevision = z.number().int().min(1).max(MAX_SAFE);
+const fingerprintHex = z.string().regex(/^[0-9a-f]{64}$/);
+
+export const reasonCodeSchema = z.enum([
+  "ITEM_SOLD_OUT",
+  "ITEM_UNAVAILABLE",
+  "PRICE_CHANGED",
+  "MODIFIER_UNAVAILABLE",
+  "MODIFIER_RULE_CHANGED",
+  "QUANTITY_REDUCED",
+  "SCHEDULE_CLOSED",
+  "FULFILLMENT_UNAVAILABLE",
+  "MAPPING_MISSING",
+  "POLICY_CHANGED",
+  "QUOTE_EXPIRED",
+]);
+
+export const permittedActionSchema = z.enum(["ACCEPT_CHANGES", "EDIT_ITEM", "REMOVE_ITEM", "RESELECT_MODIFIERS", "CHANGE_FULFILLMENT", "START_NEW_CART"]);
+
+const revisionSet = z.strictObject({
+  cartRevision: counter,
+  catalogPublicationRevision: positiveRevision.nullable(),
+  resolvedCatalogSnapshotRevision: positiveRevision.nullable(),
+  commercePolicyRevision: counter,
+  providerBindingRevision: positiveRevision.nullable(),
+});
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+export const changeSetSchema = z.strictObject({
+  version: z.literal(1),
+  previous: revisionSet,
+  current: revisionSet,
+  reasonCodes: z.array(reasonCodeSchema),
+  changes: z.array(
+    z.strictObject({
+      reason: reasonCodeSchema,
+      cartItemId: identifier.nullable(),
+      canonicalEntityId: identifier.nullable(),
+      path: z.string().min(1),
+      before: scalar,
+      after: scalar,
+      permittedActions: z.array(permittedActionSchema),
+    }),
+  ),
+  blocking: z.boolean(),
+  reconfirmationRequired: z.boolean(),
+  invalidatedEvidence: z.strictObject({ quote: z.boolean(), benefits: z.boolean(), paymentAuthorization: z.boolean() }),
+});
+
+export const catalogRevalidationSchema = z.strictObject({
+  required: z.boolean(),
+  reasonCodes: z.array(reasonCodeSchema),
+  changeSet: changeSetSchema,
+  checkedAt: dateTime,
+  acknowledgedAt: dateTime.nullable(),
+});
+
+export const authorityContextSchema = z.strictObject({
+  version: z.literal(1),
+  organizationId: identifier,
+  locationId: identifier,
+  profile: z.enum(["platform_commerce", "pos_routed", "provider_checkout"]),
+  cartId: identifier,
+  cartRevision: counter,
+  catalogPublicationRevision: positiveRevision.nullable(),
+  resolvedCatalogSnapshotRevision: positiveRevision.nullable(),
+  commercePolicyRevision: counter,
+  providerBindingRevision: positiveRevision.nullable(),
+  authority: z.strictObject({
+    operationalCatalog: z.enum(["platform", "provider"]),
+    quote: z.enum(["platform", "provider"]),
+    payment: z.enum(["cardprocessor", "provider"]),
+    refund: z.enum(["cardprocessor", "provider"]),
+    benefits: z.enum(["platform_lip", "provider", "none"]),
+    orderRouting: z.enum(["platform", "provider"]),
+    fulfillment: z.enum(["platform", "provider"]),
+  }),
+});
+
+export const deliveryAddressSchema = z
+  .strictObject({
+    street: z.string().min(1).max(200),
+    city: z.string().min(1).max(100),
+    state: z.string().min(1).max(100),
+    zipCode: z.string().min(1).max(20),
+    country: z.enum(["United States", "United Arab Emirates", "Australia", "United Kingdom"]),
+    lat: z.number().min(-90).max(90).pipe(z.number()),
+    lng: z.number().min(-180).max(180).pipe(z.number()),
+    streetOptional: z.string().max(200).default(""),
+  })
+  .meta({ id: "DeliveryAddress" });
+
+export const deliveryQuoteSchema = z.strictObject({
+  provider: z.literal("PARTNER_DRIVE"),
+  externalDeliveryId: z.string(),
+  quoteFingerprint: fingerprintHex,
+  feeMinor: counter,
+  taxMinor: counter,
+  courierTipMinor: counter,
+  currency: z.string(),
+  quotedAt: dateTime,
+  expiresAt: dateTime,
+  pickupEstimatedAt: dateTime.optional(),
+  dropoffEstimatedAt: dateTime.optional(),
+  status: z.string().optional(),
+  trackingUrl: z.url().optional(),
+  supportReference: z.string().optional(),
+});
+
+const money = (name: string) => ({ [name]: decimalString, [`${name}Formatted`]: z.string() });
+
+export const cartSelectionSchema = z.strictObject({
+  modifierGroupId: identifier,
+  modifierGroupName: z.string(),
+  optionId: identifier,
+  optionName: z.string(),
+  quantity: counter,
+  price: decimalString,
+  priceFormatted: z.string(),
+});
+
+export const cartItemSchema = z
+  .strictObject({
+    id: identifier,
+    productId: identifier,
+    name: z.string(),
+    description: z.string(),
+    imageUrl: z.string(),
+    price: decimalString,
+    priceFormatted: z.string(),
+    total: decimalString,
+    totalFormatted: z.string(),
+    discount: decimalString,
+    discountFormatted: z.string(),
+    quantity: counter,
+    categoryId: z.string(),
+    itemUnavailableAction: z.literal("remove_item"),
+    selections: z.array(cartSelectionSchema),
+    specialInstructions: z.string(),
+    product: z.strictObject({ id: identifier, name: z.string(), price: decimalString }),
+  })
+  .meta({ id: "CartItem", description: "price is the unit price including selected options; total = price x quantity, before discount." });
+
+const totalNames = [
+  "subTotal",
+  "discountTotal",
+  "waiterTipTotal",
+  "taxTotal",
+  "taxAndFeeTotal",
+  "serviceFeeTotal",
+  "paymentProcessingFeeTotal",
+  "applicationFeeTotal",
+  "netSalesTotal",
+  "fulfillmentMethodFeeTotal",
+  "orderTotal",
+  "orderTotalWithServiceFee",
+  "enterpriseFeeTotal",
+  "subTotalWithoutDiscount",
+] as const;
+
+const totalsShape = Object.fromEntries(totalNames.flatMap((name) => Object.entries(money(name)))) as Record<
+  (typeof totalNames)[number] | `${(typeof totalNames)[number]}Formatted`,
+  z.ZodString
+>;
+
+export const feesSchema = z.strictObject({
+  enterpriseFeeRate: decimalString,
+  enterpriseFeeFix: decimalString,
+  serviceFeeRate: decimalString,
+  serviceFeeFix: decimalString,
+  taxRate: decimalString,
+  tipRate: decimalString,
+  fulfillmentMethodFeeFix: decimalString,
+  fulfillmentMethodFeeRate: decimalString,
+  paymentProcessingFeeRate: decimalString,
+  paymentProcessingFeeFix: decimalString,
+});
+
+export const cartSchema = z
+  .strictObject({
+    id: identifier,
+    locationId: identifier,
+    merchantId: identifier,
+    status: z.enum(["OPEN", "LOCKED", "COMPLETED", "EXPIRED"]),
+    lockedAt: dateTime.nullable().optional(),
+    revision: counter,
+    expiresAt: dateTime,
+    authorityContext: authorityContextSchema.nullable(),
+    quoteFingerprint: fingerprintHex.nullable(),
+    quoteExpiresAt: dateTime.nullable(),
+    catalogRevalidation: catalogRevalidationSchema.nullable(),
+    restaurantDisplayName: z.string(),
+    fulfilmentMethod: fulfilmentMethodSchema,
+    fulfillmentIdentifier: z.string(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    pickupType: z.enum(["ASAP", "LATER"]),
+    orderDate: z.string(),
+    orderTime: z.string(),
+    currency: currencySchema,
+    ...totalsShape,
+    courierTipTotal: decimalString.optional(),
+    courierTipTotalFormatted: z.string().optional(),
+    orderTotalWithServiceFeeAmount: counter,
+    discountCode: z.string().optional(),
+    statementDescriptor: z.string(),
+    totalQuantity: counter,
+    items: z.array(cartItemSchema),
+    fees: feesSchema,
+    deliveryInfo: z.looseObject({ addressString: z.string(), addressData: deliveryAddressSchema }).nullable().optional(),
+    deliveryQuote: deliveryQuoteSchema.nullable().optional(),
+    tableServiceInfo: z.looseObject({ tableNumber: z.string().optional() }).nullable().optional(),
+    roomServiceInfo: z.looseObject({ lastName: z.string().optional(), roomNumber: z.string().optional() }).nullable().optional(),
+  })
+  .meta({ id: "Cart" });
+
+export type CartView = z.infer<typeof cartSchema>;
+
+/** Path parameters of every cart-scoped operation. */
+export const cartPath = { locationId: pathId, cartId: pathId };
+
+export const selectionInputSchema = z.strictObject({
+  modifierGroupId: identifier,
+  optionId: identifier,
+  quantity: jsonInteger(1, 99).optional(),
+});
+
+export const addItemBodySchema = {
+  productId: identifier,
+  quantity: jsonInteger(1, 9999),
+  selections: z.array(selectionInputSchema).max(50),
+  itemUnavailableAction: z.literal("remove_item").default("remove_item"),
+  specialInstructions: z.string().max(500).optional(),
+};
+
+export const orderTimeBodySchema = z.discriminatedUnion("pickupType", [
+  z.strictObject({ pickupType: z.literal("ASAP") }),
+  z.strictObject({ pickupType: z.literal("LATER"), orderDate: z.string().min(1).max(64), orderTime: z.string().min(1).max(32) }),
+]);
+
+export { localDate, localTime, nonNegativeDecimal };

@@ -1,0 +1,54 @@
+import { and, eq } from "drizzle-orm";
+import type { Executor } from "../../db/client";
+import { carts } from "../../db/schema";
+import { cartEtag, parseIfMatch } from "../domain/etag";
+import { AppError, notFound, validationError } from "../errors";
+import { hashToken, sameHash } from "../security/tokens";
+import type { RequestContext } from "../trpc/context";
+
+export type CartRow = typeof carts.$inferSelect;
+
+/**
+ * Loads a cart and checks the caller's credential for it. Order of checks: no credential at all is
+ * 401; an unknown cart (or one at another location) is 404; a cart token that belongs to a
+ * different cart is 403; a token that belongs to no cart is 401.
+ */
+export async function loadAuthorizedCart(db: Executor, ctx: RequestContext, locationId: string, cartId: string): Promise<CartRow> {
+  const token = ctx.header("x-cart-token");
+  const bearer = ctx.header("authorization");
+  if (!token && !bearer) throw new AppError("UNAUTHORIZED", "Send the cart's X-Cart-Token (or a customer bearer token)");
+  const [cart] = await db.select().from(carts).where(and(eq(carts.id, cartId), eq(carts.locationId, locationId)));
+  if (!cart) throw notFound("Cart");
+  if (token) {
+    const presented = hashToken(token);
+    if (cart.tokenHash && sameHash(presented, cart.tokenHash)) return cart;
+    const [other] = await db.select({ id: carts.id }).from(carts).where(eq(carts.tokenHash, presented)).limit(1);
+    if (other) throw new AppError("FORBIDDEN", "This cart token belongs to a different cart");
+    throw new AppError("UNAUTHORIZED", "The cart token is not valid");
+  }
+  throw new AppError("UNAUTHORIZED", "The bearer token is not valid for this cart");
+}
+
+/** The revision the client says it holds. Missing If-Match: 428. Malformed: 400. */
+export function requireIfMatch(ctx: RequestContext): number {
+  const parsed = parseIfMatch(ctx.header("if-match"));
+  if (parsed.kind === "missing") {
+    throw new AppError("PRECONDITION_REQUIRED", 'Cart changes need If-Match with the current cart ETag, e.g. "cart-3"');
+  }
+  if (parsed.kind === "malformed") {
+    throw validationError('If-Match must be a cart ETag such as "cart-3" or W/"cart-3"', [
+      { path: "header.If-Match", message: 'expected "cart-<revision>"' },
+    ]);
+  }
+  return parsed.revision;
+}
+
+export function conflict(currentRevision: number): AppError {
+  return new AppError("CART_CONFLICT", "The cart changed since you read it; reload it and retry", {
+    details: { currentRevision, currentETag: cartEtag(currentRevision) },
+  });
+}
+
+export function cartResponseHeaders(revision: number): Record<string, string> {
+  return { etag: cartEtag(revision), "cache-control": "private, no-store" };
+}

@@ -1,0 +1,160 @@
+import { and, eq, sql } from "drizzle-orm";
+import { DateTime } from "luxon";
+import { discounts, products } from "../../db/schema";
+import { resolveSelections, sameConfiguration, type SelectionInput } from "../domain/cart-lines";
+import type { CartLine } from "../domain/cart-types";
+import { isValidRate, parseDecimalToMinor } from "../domain/money";
+import { bookableTimes, isOpenAt, localDateTime } from "../domain/schedule";
+import { AppError, notFound, validationError } from "../errors";
+import type { CartView } from "../schemas/cart";
+import { newId } from "../security/tokens";
+import type { RequestContext } from "../trpc/context";
+import { mutateCart, type CartIds } from "./carts";
+import Big from "big.js";
+
+export type AddItemInput = {
+  productId: string;
+  quantity: number;
+  selections: SelectionInput[];
+  itemUnavailableAction: "remove_item";
+  specialInstructions?: string | undefined;
+};
+
+/** Adds a product, priced from the catalog; an identical configuration merges into its line. */
+export function addItem(ctx: RequestContext, ids: CartIds, input: AddItemInput): Promise<CartView> {
+  return mutateCart(ctx, ids, "cart.addItem", input, async ({ tx, cart }) => {
+    const [product] = await tx
+      .select()
+      .from(products)
+      .where(and(eq(products.id, input.productId), eq(products.locationId, cart.locationId)));
+    if (!product) {
+      throw validationError(`Product ${input.productId} is not on this location's menu`, [{ path: "productId", message: "unknown product for this location" }]);
+    }
+    const resolved = resolveSelections(product, input.selections);
+    if (!resolved.ok) throw validationError(resolved.message, resolved.fields);
+    const instructions = input.specialInstructions ?? "";
+    const { CART_MAX_LINES, CART_MAX_LINE_QUANTITY } = ctx.deps.env;
+
+    const existing = cart.lines.find((line) => sameConfiguration(line, product.id, resolved.selections, instructions));
+    const quantity = (existing?.quantity ?? 0) + input.quantity;
+    if (quantity > CART_MAX_LINE_QUANTITY) {
+      throw validationError(`A line can hold at most ${CART_MAX_LINE_QUANTITY} of an item`, [{ path: "quantity", message: `line total would be ${quantity}` }]);
+    }
+    if (existing) {
+      return { lines: cart.lines.map((line) => (line === existing ? { ...line, quantity } : line)) };
+    }
+    if (cart.lines.length >= CART_MAX_LINES) {
+      throw validationError(`A cart can hold at most ${CART_MAX_LINES} lines`, [{ path: "productId", message: "cart is full" }]);
+    }
+    const line: CartLine = {
+      id: newId("li"),
+      productId: product.id,
+      name: product.name,
+      description: product.description,
+      imageUrl: product.imageUrl,
+      categoryId: product.categoryId,
+      quantity,
+      basePriceMinor: product.priceMinor,
+      selections: resolved.selections,
+      specialInstructions: instructions,
+      itemUnavailableAction: input.itemUnavailableAction,
+    };
+    return { lines: [...cart.lines, line] };
+  });
+}
+
+/** PATCH .../cart-item/{itemId}/quantity: sets a line's quantity; 0 removes the line. */
+export function updateItemQuantity(ctx: RequestContext, ids: CartIds & { itemId: string }, quantity: number): Promise<CartView> {
+  const { itemId, ...cartIds } = ids;
+  return mutateCart(ctx, cartIds, "cart.updateItemQuantity", { itemId, quantity }, ({ cart }) => {
+    if (!cart.lines.some((line) => line.id === itemId)) throw notFound("Cart item");
+    if (quantity > ctx.deps.env.CART_MAX_LINE_QUANTITY) {
+      throw validationError(`A line can hold at most ${ctx.deps.env.CART_MAX_LINE_QUANTITY} of an item`, [{ path: "quantity", message: "too large" }]);
+    }
+    return {
+      lines: quantity === 0 ? cart.lines.filter((line) => line.id !== itemId) : cart.lines.map((line) => (line.id === itemId ? { ...line, quantity } : line)),
+    };
+  });
+}
+
+export type OrderTimeInput = { pickupType: "ASAP" } | { pickupType: "LATER"; orderDate: string; orderTime: string };
+
+/**
+ * ASAP needs the location open now. LATER must name one of the bookable times that
+ * /time-intervals lists for the cart's fulfilment method (opening hours, lead time, slot spacing).
+ */
+export function updateOrderTime(ctx: RequestContext, ids: CartIds, input: OrderTimeInput): Promise<CartView> {
+  return mutateCart(ctx, ids, "cart.updateOrderTime", input, ({ cart, location, now }) => {
+    const option = location.fulfilment[cart.fulfilmentMethod];
+    if (!option?.enabled) throw validationError(`${cart.fulfilmentMethod} is no longer offered here`, [{ path: "pickupType", message: "fulfilment unavailable" }]);
+    const nowLocal = DateTime.fromJSDate(now, { zone: location.timeZone });
+    if (input.pickupType === "ASAP") {
+      if (!isOpenAt(location.openingHours, nowLocal)) {
+        throw validationError(`${location.displayName} is closed now; choose a later time`, [{ path: "pickupType", message: "closed now" }]);
+      }
+      return { pickupType: "ASAP", orderDate: "", orderTime: "" };
+    }
+    const when = localDateTime(location.timeZone, input.orderDate, input.orderTime);
+    if (!when) {
+      throw validationError("orderDate must be YYYY-MM-DD and orderTime HH:MM (24-hour), a real local time", [
+        { path: "orderDate", message: "expected YYYY-MM-DD" },
+        { path: "orderTime", message: "expected HH:MM" },
+      ]);
+    }
+    const slots = bookableTimes(location.openingHours, location.timeZone, input.orderDate, nowLocal, option);
+    if (!slots.includes(input.orderTime)) {
+      throw validationError(`${input.orderDate} ${input.orderTime} is not a bookable ${cart.fulfilmentMethod} time; see /time-intervals`, [
+        { path: "orderTime", message: slots.length === 0 ? "no bookable times that day" : `not a bookable slot (first: ${slots[0]}, last: ${slots[slots.length - 1]})` },
+      ]);
+    }
+    return { pickupType: "LATER", orderDate: input.orderDate, orderTime: input.orderTime };
+  });
+}
+
+export type GratuityInput = { rate: string } | { amount: string };
+
+export function setGratuity(ctx: RequestContext, ids: CartIds, input: GratuityInput): Promise<CartView> {
+  return mutateCart(ctx, ids, "cart.setGratuity", input, ({ cart, location }) => {
+    const policy = location.gratuity;
+    if ("rate" in input) {
+      if (!isValidRate(input.rate) || new Big(input.rate).gt(policy.maxRate)) {
+        throw validationError(`rate must be a decimal between 0 and ${policy.maxRate}`, [{ path: "rate", message: `expected 0..${policy.maxRate} with at most 6 decimals` }]);
+      }
+      return { gratuity: { kind: "rate", rate: new Big(input.rate).toString() } };
+    }
+    if (!policy.allowCustomAmount) throw validationError("This location accepts gratuity as a rate only", [{ path: "amount", message: "custom amounts not accepted" }]);
+    const amountMinor = parseDecimalToMinor(input.amount, cart.currency);
+    if (amountMinor === undefined) {
+      throw validationError("amount must be a non-negative decimal with at most 2 fraction digits", [{ path: "amount", message: "invalid amount" }]);
+    }
+    return { gratuity: { kind: "amount", amountMinor } };
+  });
+}
+
+export function applyDiscount(ctx: RequestContext, ids: CartIds, code: string): Promise<CartView> {
+  return mutateCart(ctx, ids, "cart.applyDiscount", { code }, async ({ tx, cart }) => {
+    const [discount] = await tx
+      .select()
+      .from(discounts)
+      .where(and(eq(discounts.locationId, cart.locationId), eq(discounts.code, sql`upper(${code})`)));
+    if (!discount || !discount.active) {
+      throw validationError(`Discount code ${code} is not valid here`, [{ path: "code", message: "unknown or inactive code" }]);
+    }
+    const subtotal = cart.priced.subTotalWithoutDiscount;
+    if (subtotal < discount.minimumSubtotalMinor) {
+      throw validationError(`Discount code ${discount.code} needs a larger subtotal`, [{ path: "code", message: "minimum subtotal not reached" }]);
+    }
+    return { discount: { code: discount.code, rate: discount.rate, amountMinor: discount.amountMinor, minimumSubtotalMinor: discount.minimumSubtotalMinor } };
+  });
+}
+
+export function removeDiscount(ctx: RequestContext, ids: CartIds): Promise<CartView> {
+  return mutateCart(ctx, ids, "cart.removeDiscount", {}, ({ cart }) => {
+    if (!cart.discount) throw new AppError("NOT_FOUND", "No discount is applied to this cart");
+    return { discount: null };
+  });
+}
+
+export function expireCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {
+  return mutateCart(ctx, ids, "cart.expire", {}, () => ({ status: "EXPIRED" }));
+}

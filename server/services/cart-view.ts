@@ -1,0 +1,125 @@
+import type { carts } from "../../db/schema";
+import type { CartStatus } from "../domain/cart-types";
+import { formatMinor, toDecimalString, type Currency } from "../domain/money";
+import type { CartView } from "../schemas/cart";
+
+type CartRow = typeof carts.$inferSelect;
+
+/** A cart past its idle expiry is EXPIRED even before the expiry job rewrites its row. */
+export function effectiveStatus(cart: Pick<CartRow, "status" | "expiresAt">, now: Date): CartStatus {
+  return cart.status === "OPEN" && cart.expiresAt <= now ? "EXPIRED" : cart.status;
+}
+
+
+/** The stored cart as the spec's Cart object: decimal strings and display strings at the edge only. */
+export function toCartView(cart: CartRow, now: Date): CartView {
+  const currency: Currency = cart.currency;
+  const decimal = (minor: number) => toDecimalString(minor, currency);
+  const money = <K extends string>(name: K, minor: number) =>
+    ({ [name]: decimal(minor), [`${name}Formatted`]: formatMinor(minor, currency) }) as Record<K | `${K}Formatted`, string>;
+  const p = cart.priced;
+  const pricedLines = new Map(p.lines.map((line) => [line.lineId, line]));
+
+  return {
+    id: cart.id,
+    locationId: cart.locationId,
+    merchantId: cart.merchantId,
+    status: effectiveStatus(cart, now),
+    lockedAt: cart.lockedAt?.toISOString() ?? null,
+    revision: cart.revision,
+    expiresAt: cart.expiresAt.toISOString(),
+    authorityContext: {
+      version: 1,
+      organizationId: cart.merchantId,
+      locationId: cart.locationId,
+      profile: "platform_commerce",
+      cartId: cart.id,
+      cartRevision: cart.revision,
+      catalogPublicationRevision: cart.catalogRevision,
+      resolvedCatalogSnapshotRevision: cart.catalogRevision,
+      commercePolicyRevision: cart.policyRevision,
+      providerBindingRevision: null,
+      authority: {
+        operationalCatalog: "platform",
+        quote: "platform",
+        payment: "cardprocessor",
+        refund: "cardprocessor",
+        benefits: "platform_lip",
+        orderRouting: "platform",
+        fulfillment: "platform",
+      },
+    },
+    quoteFingerprint: cart.quoteFingerprint,
+    quoteExpiresAt: cart.quoteExpiresAt?.toISOString() ?? null,
+    catalogRevalidation: (cart.catalogRevalidation as CartView["catalogRevalidation"]) ?? null,
+    restaurantDisplayName: cart.restaurantDisplayName,
+    fulfilmentMethod: cart.fulfilmentMethod,
+    fulfillmentIdentifier: cart.fulfillmentIdentifier,
+    ...(cart.metadata ? { metadata: cart.metadata } : {}),
+    pickupType: cart.pickupType,
+    orderDate: cart.orderDate,
+    orderTime: cart.orderTime,
+    currency,
+    ...money("subTotal", p.subTotal),
+    ...money("discountTotal", p.discountTotal),
+    ...money("waiterTipTotal", p.waiterTipTotal),
+    ...money("taxTotal", p.taxTotal),
+    ...money("taxAndFeeTotal", p.taxAndFeeTotal),
+    ...money("serviceFeeTotal", p.serviceFeeTotal),
+    ...money("paymentProcessingFeeTotal", p.paymentProcessingFeeTotal),
+    ...money("applicationFeeTotal", p.applicationFeeTotal),
+    ...money("netSalesTotal", p.netSalesTotal),
+    ...money("fulfillmentMethodFeeTotal", p.fulfillmentMethodFeeTotal),
+    ...money("orderTotal", p.orderTotal),
+    ...money("orderTotalWithServiceFee", p.orderTotalWithServiceFee),
+    ...money("enterpriseFeeTotal", p.enterpriseFeeTotal),
+    ...money("subTotalWithoutDiscount", p.subTotalWithoutDiscount),
+    ...(cart.fulfilmentMethod === "delivery" ? money("courierTipTotal", p.courierTipTotal) : {}),
+    orderTotalWithServiceFeeAmount: p.orderTotalWithServiceFee,
+    ...(cart.discount ? { discountCode: cart.discount.code } : {}),
+    statementDescriptor: cart.statementDescriptor,
+    totalQuantity: p.totalQuantity,
+    items: cart.lines.map((line) => {
+      const priced = pricedLines.get(line.id);
+      return {
+        id: line.id,
+        productId: line.productId,
+        name: line.name,
+        description: line.description,
+        imageUrl: line.imageUrl,
+        ...money("price", priced?.unitPriceMinor ?? 0),
+        ...money("total", priced?.totalMinor ?? 0),
+        ...money("discount", priced?.discountMinor ?? 0),
+        quantity: line.quantity,
+        categoryId: line.categoryId,
+        itemUnavailableAction: line.itemUnavailableAction,
+        selections: line.selections.map((selection) => ({
+          modifierGroupId: selection.modifierGroupId,
+          modifierGroupName: selection.modifierGroupName,
+          optionId: selection.optionId,
+          optionName: selection.optionName,
+          quantity: selection.quantity,
+          ...money("price", selection.priceMinor),
+        })),
+        specialInstructions: line.specialInstructions,
+        product: { id: line.productId, name: line.name, price: decimal(line.basePriceMinor) },
+      };
+    }),
+    fees: {
+      enterpriseFeeRate: p.fees.enterpriseFeeRate,
+      enterpriseFeeFix: decimal(p.fees.enterpriseFeeFixMinor),
+      serviceFeeRate: p.fees.serviceFeeRate,
+      serviceFeeFix: decimal(p.fees.serviceFeeFixMinor),
+      taxRate: p.fees.taxRate,
+      tipRate: p.fees.tipRate,
+      fulfillmentMethodFeeFix: decimal(p.fees.fulfillmentMethodFeeFixMinor),
+      fulfillmentMethodFeeRate: p.fees.fulfillmentMethodFeeRate,
+      paymentProcessingFeeRate: p.fees.paymentProcessingFeeRate,
+      paymentProcessingFeeFix: decimal(p.fees.paymentProcessingFeeFixMinor),
+    },
+    deliveryInfo: (cart.deliveryInfo as CartView["deliveryInfo"]) ?? null,
+    deliveryQuote: (cart.deliveryQuote as CartView["deliveryQuote"]) ?? null,
+    tableServiceInfo: (cart.tableServiceInfo as CartView["tableServiceInfo"]) ?? null,
+    roomServiceInfo: (cart.roomServiceInfo as CartView["roomServiceInfo"]) ?? null,
+  };
+}

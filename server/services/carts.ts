@@ -1,0 +1,132 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "../../db/client";
+import { carts } from "../../db/schema";
+import type { CartLine } from "../domain/cart-types";
+import { type FulfilmentMethod } from "../domain/catalog-types";
+import { AppError, validationError } from "../errors";
+import type { CartView } from "../schemas/cart";
+import { newCapability, hashToken, newId } from "../security/tokens";
+import type { RequestContext } from "../trpc/context";
+import { cartResponseHeaders, conflict, loadAuthorizedCart, requireIfMatch, type CartRow } from "./cart-access";
+import { repriceCart } from "./cart-pricing";
+import { effectiveStatus, toCartView } from "./cart-view";
+import { runIdempotent } from "./idempotency";
+import { findLocation, type LocationWithMerchant } from "./locations";
+
+export type CartIds = { locationId: string; cartId: string };
+
+function idleExpiry(ctx: RequestContext, now: Date): Date {
+  return new Date(now.getTime() + ctx.deps.env.CART_IDLE_TTL_MINUTES * 60_000);
+}
+
+/** POST /locations/{locationId}/ordering-sessions: a new guest cart and its one-time capability. */
+export async function createOrderingSession(
+  ctx: RequestContext,
+  input: { locationId: string; fulfillmentMethod: FulfilmentMethod; marketplaceId?: string | undefined },
+): Promise<{ cart: CartView; cartAccessToken?: string }> {
+  return runIdempotent(ctx, { operation: "orderingSession.create", input }, async (tx) => {
+    const location = await findLocation(tx, input.locationId, { allowSlug: false });
+    requireFulfilmentEnabled(location, input.fulfillmentMethod, "fulfillmentMethod");
+    const now = ctx.deps.now();
+    const token = newCapability("ct");
+    const draft = {
+      lines: [] as CartLine[],
+      discount: null,
+      gratuity: null,
+      courierTipMinor: null,
+      fulfilmentMethod: input.fulfillmentMethod,
+      currency: location.currency,
+      deliveryQuote: null,
+    };
+    const [cart] = await tx
+      .insert(carts)
+      .values({
+        id: newId("cart"),
+        locationId: location.id,
+        merchantId: location.merchantId,
+        status: "OPEN",
+        revision: 0,
+        tokenHash: hashToken(token),
+        restaurantDisplayName: location.displayName,
+        statementDescriptor: location.merchant.statementDescriptor,
+        fulfillmentIdentifier: input.fulfillmentMethod,
+        marketplaceId: input.marketplaceId ?? null,
+        pickupType: "ASAP",
+        orderDate: "",
+        orderTime: "",
+        catalogRevision: location.catalogRevision,
+        policyRevision: location.policyRevision,
+        expiresAt: idleExpiry(ctx, now),
+        createdAt: now,
+        updatedAt: now,
+        ...draft,
+        ...repriceCart(draft, location, now),
+      })
+      .returning();
+    if (!cart) throw new Error("insert returned no cart");
+    return { body: { cart: toCartView(cart, now), cartAccessToken: token }, status: 201, headers: cartResponseHeaders(cart.revision) };
+  });
+}
+
+export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {
+  const cart = await loadAuthorizedCart(ctx.deps.database.db, ctx, ids.locationId, ids.cartId);
+  Object.assign(ctx.response.headers, cartResponseHeaders(cart.revision));
+  return toCartView(cart, ctx.deps.now());
+}
+
+export type MutationScope = { tx: Tx; cart: CartRow; location: LocationWithMerchant; now: Date };
+export type CartChange = Partial<Pick<CartRow, "lines" | "discount" | "gratuity" | "pickupType" | "orderDate" | "orderTime" | "status" | "courierTipMinor" | "deliveryInfo" | "deliveryQuote" | "lockedAt">>;
+
+/**
+ * The one path by which a cart changes: idempotency first, then credential, state and revision
+ * checks, the change itself, re-pricing, and a compare-and-set UPDATE on the revision, all in one
+ * transaction. N concurrent writers holding the same If-Match get one success and N-1 conflicts.
+ */
+export async function mutateCart(
+  ctx: RequestContext,
+  ids: CartIds,
+  operation: string,
+  input: unknown,
+  change: (scope: MutationScope) => Promise<CartChange> | CartChange,
+): Promise<CartView> {
+  const expectedRevision = requireIfMatch(ctx);
+  return runIdempotent(ctx, { operation, input: { ...ids, input } }, async (tx) => {
+    const cart = await loadAuthorizedCart(tx, ctx, ids.locationId, ids.cartId);
+    const now = ctx.deps.now();
+    const status = effectiveStatus(cart, now);
+    if (status !== "OPEN") {
+      throw new AppError("CART_IMMUTABLE", `The cart is ${status} and can no longer be changed`, { details: { status } });
+    }
+    if (cart.revision !== expectedRevision) throw conflict(cart.revision);
+    const location = await findLocation(tx, cart.locationId, { allowSlug: false });
+    const patch = await change({ tx, cart, location, now });
+    const next = { ...cart, ...patch };
+    const [updated] = await tx
+      .update(carts)
+      .set({
+        ...patch,
+        ...repriceCart(next, location, now),
+        revision: cart.revision + 1,
+        updatedAt: now,
+        expiresAt: patch.status === "EXPIRED" ? now : idleExpiry(ctx, now),
+      })
+      .where(and(eq(carts.id, cart.id), eq(carts.revision, expectedRevision), eq(carts.status, "OPEN")))
+      .returning();
+    if (!updated) {
+      const [latest] = await tx.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));
+      throw conflict(latest?.revision ?? cart.revision);
+    }
+    return { body: toCartView(updated, now), headers: cartResponseHeaders(updated.revision) };
+  });
+}
+
+export function requireFulfilmentEnabled(location: LocationWithMerchant, method: FulfilmentMethod, field: string): void {
+  if (!location.fulfilment[method]?.enabled) {
+    const offered = Object.entries(location.fulfilment)
+      .filter(([, option]) => option?.enabled)
+      .map(([name]) => name);
+    throw validationError(`${location.displayName} does not offer ${method}; it offers ${offered.join(", ")}`, [
+      { path: field, message: `not offered here (offered: ${offered.join(", ")})` },
+    ]);
+  }
+}

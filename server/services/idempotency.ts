@@ -1,0 +1,124 @@
+import { createHash } from "node:crypto";
+import { and, eq } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import type { Tx } from "../../db/client";
+import { queryRows } from "../../db/rows";
+import { idempotencyRecords } from "../../db/schema";
+import { canonicalJson } from "../domain/fingerprint";
+import { AppError, validationError } from "../errors";
+import { deriveKey, hashToken, seal, unseal } from "../security/tokens";
+import type { RequestContext } from "../trpc/context";
+
+const KEY_PATTERN = /^[A-Za-z0-9._:-]{16,128}$/;
+
+export type Outcome<T> = { body: T; status?: number; headers?: Record<string, string> };
+
+/** The Idempotency-Key header, checked against the spec's pattern before anything else happens. */
+export function requireIdempotencyKey(ctx: RequestContext): string {
+  const key = ctx.header("idempotency-key");
+  if (key === undefined || key === "") {
+    throw new AppError("IDEMPOTENCY_KEY_REQUIRED", "This operation needs an Idempotency-Key header");
+  }
+  if (!KEY_PATTERN.test(key)) {
+    throw validationError("Idempotency-Key must be 16-128 characters of A-Z a-z 0-9 . _ : -", [
+      { path: "header.Idempotency-Key", message: "does not match ^[A-Za-z0-9._:-]{16,128}$" },
+    ]);
+  }
+  return key;
+}
+
+/**
+ * Who the key belongs to. Keys are scoped to the credential that sent them (its hash, so nothing
+ * usable is stored) or, for anonymous writes, to the client address: one caller can never replay
+ * another caller's stored response.
+ */
+export function callerScope(ctx: RequestContext): string {
+  const bearer = ctx.header("authorization");
+  if (bearer) return `bearer:${hashToken(bearer)}`;
+  const cartToken = ctx.header("x-cart-token");
+  if (cartToken) return `cart:${hashToken(cartToken)}`;
+  return `ip:${ctx.clientIp}`;
+}
+
+const sealKeys = new Map<string, Buffer>();
+function sealKey(secret: string): Buffer {
+  let key = sealKeys.get(secret);
+  if (!key) {
+    key = deriveKey(secret, "idempotency-response");
+    sealKeys.set(secret, key);
+  }
+  return key;
+}
+
+function advisoryLockId(text: string): bigint {
+  return createHash("sha256").update(text).digest().readBigInt64BE(0);
+}
+
+/**
+ * Runs a write at most once per (caller, operation, key), in one transaction with its record.
+ *
+ * - A concurrent duplicate finds the per-key advisory lock taken: 409 IDEMPOTENCY_IN_PROGRESS.
+ * - A retry of the identical request (same operation, input and If-Match) replays the stored
+ *   status, body and headers, before any precondition is evaluated.
+ * - The same key with a different request: 409 IDEMPOTENCY_KEY_REUSED.
+ * - A failed write rolls back with its record, so a retry runs again.
+ */
+export async function runIdempotent<T>(
+  ctx: RequestContext,
+  request: { operation: string; input: unknown },
+  execute: (tx: Tx) => Promise<Outcome<T>>,
+): Promise<T> {
+  const key = requireIdempotencyKey(ctx);
+  const scope = callerScope(ctx);
+  const requestFingerprint = createHash("sha256")
+    .update(canonicalJson({ operation: request.operation, input: request.input, ifMatch: ctx.header("if-match") ?? null }))
+    .digest("hex");
+  const { env, database, now } = ctx.deps;
+
+  const result = await database.db.transaction(async (tx) => {
+    const [lock] = await queryRows<{ locked: boolean }>(
+      tx,
+      sql`select pg_try_advisory_xact_lock(${advisoryLockId(`${scope}|${request.operation}|${key}`)}) as locked`,
+    );
+    if (!lock?.locked) {
+      throw new AppError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry shortly", {
+        headers: { "Retry-After": "1" },
+      });
+    }
+    const [existing] = await tx
+      .select()
+      .from(idempotencyRecords)
+      .where(and(eq(idempotencyRecords.scope, scope), eq(idempotencyRecords.operation, request.operation), eq(idempotencyRecords.key, key)));
+    const current = now();
+    if (existing && existing.expiresAt > current) {
+      if (existing.requestFingerprint !== requestFingerprint) {
+        throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request");
+      }
+      return {
+        body: JSON.parse(unseal(sealKey(env.secret), existing.responseSealed)) as T,
+        status: existing.statusCode,
+        headers: { ...existing.responseHeaders, "Idempotent-Replayed": "true" },
+      };
+    }
+    const outcome = await execute(tx);
+    const status = outcome.status ?? 200;
+    const headers = outcome.headers ?? {};
+    const record = {
+      requestFingerprint,
+      statusCode: status,
+      responseSealed: seal(sealKey(env.secret), JSON.stringify(outcome.body)),
+      responseHeaders: headers,
+      createdAt: current,
+      expiresAt: new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000),
+    };
+    await tx
+      .insert(idempotencyRecords)
+      .values({ scope, operation: request.operation, key, ...record })
+      .onConflictDoUpdate({ target: [idempotencyRecords.scope, idempotencyRecords.operation, idempotencyRecords.key], set: record });
+    return { body: outcome.body, status, headers };
+  });
+
+  ctx.response.status = result.status;
+  Object.assign(ctx.response.headers, result.headers);
+  return result.body;
+}

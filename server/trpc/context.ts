@@ -1,0 +1,31 @@
+import type { AppDeps } from "../app/deps";
+
+/** What the transport knows about one request; procedures read it, never the raw Request. */
+export type RequestContext = {
+  requestId: string;
+  deps: AppDeps;
+  clientIp: string;
+  /** Scheme and host the request arrived at, e.g. https://shop.example.com. */
+  origin: string;
+  /** Lower-cased header lookup over the incoming request. */
+  header: (name: string) => string | undefined;
+  /** Status and headers a procedure wants on its success response (201, ETag, Cache-Control). */
+  response: { status: number; headers: Record<string, string> };
+};
+
+export function createRequestContext(input: {
+  requestId: string;
+  deps: AppDeps;
+  clientIp: string;
+  origin: string;
+  headers: Headers;
+}): RequestContext {
+  return {
+    requestId: input.requestId,
+    deps: input.deps,
+    clientIp: input.clientIp,
+    origin: input.origin,
+    header: (name) => input.headers.get(name) ?? undefined,
+    response: { status: 200, headers: {} },
+  };
+}

@@ -1,0 +1,119 @@
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import type { DatabaseHandle } from "../db/client";
+import { migrate, openPglite, openPostgres } from "../db/open";
+import { seedDemoData } from "../db/seed";
+import type { AppDeps } from "../server/app/deps";
+import { parseEnv, type Env } from "../server/env";
+import { createRateLimiter } from "../server/integrations/rate-limit";
+import { createRestHandler, REST_PREFIX } from "../server/http/rest-handler";
+import { PEER_ADDRESS_HEADER } from "../server/http/client-ip";
+import { ADMIN_URL, TEMPLATE_DB, databaseUrl } from "./postgres-template";
+
+export const HARBOR = { merchantSlug: "harbor-kitchen", locationId: "loc_harbor_kitchen_downtown", slug: "harbor-kitchen-downtown" };
+export const DUNE = { merchantSlug: "dune-grill", locationId: "loc_dune_grill_marina", slug: "dune-grill-marina" };
+
+export type TestDatabaseKind = "pglite" | "postgres";
+export const databaseKind: TestDatabaseKind = process.env.TEST_DATABASE === "postgres" ? "postgres" : "pglite";
+
+/** A fresh, migrated and seeded database for one test file. */
+export async function openTestDatabase(kind: TestDatabaseKind = databaseKind): Promise<DatabaseHandle> {
+  if (kind === "pglite") {
+    const handle = await openPglite("memory://");
+    await migrate(handle);
+    await seedDemoData(handle.db);
+    return handle;
+  }
+  const name = `storefront_test_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`create database ${name} template ${TEMPLATE_DB}`);
+  await admin.end();
+  const handle = await openPostgres(databaseUrl(name), {
+    DATABASE_POOL_MAX: 20,
+    DATABASE_PREPARE: true,
+    DATABASE_CONNECT_TIMEOUT_SECONDS: 5,
+    DATABASE_STATEMENT_TIMEOUT_MS: 15_000,
+  });
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      const cleanup = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
+      await cleanup.unsafe(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export type TestApp = {
+  deps: AppDeps;
+  env: Env;
+  /** Moves the clock the service sees. */
+  clock: { now: Date };
+  call: (method: string, path: string, options?: CallOptions) => Promise<TestResponse>;
+  close: () => Promise<void>;
+};
+
+export type CallOptions = { headers?: Record<string, string>; body?: unknown; rawBody?: string; ip?: string };
+export type TestResponse = { status: number; headers: Headers; body: unknown; text: string };
+
+export async function createTestApp(options: { env?: Record<string, string>; database?: DatabaseHandle } = {}): Promise<TestApp> {
+  const env = parseEnv({ NODE_ENV: "test", CLIENT_IP_SOURCE: "socket", RATE_LIMIT_MAX: "100000", ...options.env });
+  const database = options.database ?? (await openTestDatabase());
+  const clock = { now: new Date() };
+  const deps: AppDeps = { env, database, rateLimiter: await createRateLimiter(env), now: () => clock.now };
+  const handler = createRestHandler(() => Promise.resolve(deps));
+
+  async function call(method: string, path: string, callOptions: CallOptions = {}): Promise<TestResponse> {
+    const headers = new Headers(callOptions.headers);
+    headers.set(PEER_ADDRESS_HEADER, callOptions.ip ?? "203.0.113.10");
+    let body: string | undefined = callOptions.rawBody;
+    if (callOptions.body !== undefined) {
+      body = JSON.stringify(callOptions.body);
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    }
+    const response = await handler(new Request(`http://localhost${REST_PREFIX}${path}`, { method, headers, body }));
+    const text = await response.text();
+    let parsed: unknown = undefined;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: response.status, headers: response.headers, body: parsed, text };
+  }
+
+  return { deps, env, clock, call, close: () => (options.database ? Promise.resolve() : database.close()) };
+}
+
+let keyCounter = 0;
+/** A fresh, valid Idempotency-Key. */
+export function idemKey(): string {
+  keyCounter += 1;
+  return `test-key-${Date.now()}-${keyCounter}-${randomBytes(4).toString("hex")}`;
+}
+
+type Json = Record<string, unknown>;
+
+/** Starts an ordering session and returns what a client keeps: cart id, token and ETag. */
+export async function startCart(app: TestApp, locationId = HARBOR.locationId, fulfillmentMethod = "takeout") {
+  const response = await app.call("POST", `/locations/${locationId}/ordering-sessions`, {
+    headers: { "Idempotency-Key": idemKey() },
+    body: { fulfillmentMethod },
+  });
+  if (response.status !== 201) throw new Error(`ordering session failed: ${response.status} ${response.text}`);
+  const body = response.body as { cart: Json & { id: string }; cartAccessToken: string };
+  return { cartId: body.cart.id, token: body.cartAccessToken, etag: response.headers.get("etag") ?? "", cart: body.cart, locationId };
+}
+
+export type CartHandle = Awaited<ReturnType<typeof startCart>>;
+
+/** Sends a cart mutation with the handle's token, current ETag and a fresh key; updates the ETag on success. */
+export async function mutate(app: TestApp, handle: CartHandle, method: string, suffix: string, body?: unknown, extraHeaders: Record<string, string> = {}) {
+  const response = await app.call(method, `/locations/${handle.locationId}/carts/${handle.cartId}${suffix}`, {
+    headers: { "X-Cart-Token": handle.token, "If-Match": handle.etag, "Idempotency-Key": idemKey(), ...extraHeaders },
+    body,
+  });
+  if (response.status === 200) handle.etag = response.headers.get("etag") ?? handle.etag;
+  return response;
+}
