@@ -57,11 +57,19 @@ export type TestApp = {
 export type CallOptions = { headers?: Record<string, string>; body?: unknown; rawBody?: string; ip?: string };
 export type TestResponse = { status: number; headers: Headers; body: unknown; text: string };
 
-export async function createTestApp(options: { env?: Record<string, string>; database?: DatabaseHandle } = {}): Promise<TestApp> {
+export type TestAppOptions = {
+  env?: Record<string, string>;
+  database?: DatabaseHandle;
+  /** Replaces dependencies built from env (e.g. a courier or payment fake). */
+  overrides?: (deps: AppDeps) => Partial<AppDeps>;
+};
+
+export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const env = parseEnv({ NODE_ENV: "test", CLIENT_IP_SOURCE: "socket", RATE_LIMIT_MAX: "100000", ...options.env });
   const database = options.database ?? (await openTestDatabase());
   const clock = { now: new Date() };
-  const deps: AppDeps = { env, database, rateLimiter: await createRateLimiter(env), now: () => clock.now };
+  const built: AppDeps = { env, database, rateLimiter: await createRateLimiter(env), now: () => clock.now };
+  const deps: AppDeps = { ...built, ...options.overrides?.(built) };
   const handler = createRestHandler(() => Promise.resolve(deps));
 
   async function call(method: string, path: string, callOptions: CallOptions = {}): Promise<TestResponse> {

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { carts } from "../../db/schema";
 import { createTestApp, DUNE, HARBOR, idemKey, mutate, startCart, type TestApp } from "../harness";
 
 let app: TestApp;
@@ -35,7 +37,7 @@ describe("ordering session", () => {
     expect(response.headers.get("etag")).toBe('"cart-0"');
     expect(body.cartAccessToken).toMatch(/^ct_[A-Za-z0-9_-]{43}$/);
     // The token is stored only as a hash.
-    const rows = await app.deps.database.db.query.carts.findFirst({ where: (carts, { eq }) => eq(carts.id, body.cart.id) });
+    const [rows] = await app.deps.database.db.select().from(carts).where(eq(carts.id, body.cart.id));
     expect(rows?.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(rows)).not.toContain(body.cartAccessToken);
   });
