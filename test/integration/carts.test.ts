@@ -37,7 +37,7 @@ describe("ordering session", () => {
     expect(response.headers.get("etag")).toBe('"cart-0"');
     expect(body.cartAccessToken).toMatch(/^ct_[A-Za-z0-9_-]{43}$/);
     // The token is stored only as a hash.
-    const [rows] = await app.deps.database.db.select().from(carts).where(eq(carts.id, body.cart.id));
+    const [rows] = await app.deps.database.db.select().from(carts).where(eq(carts.id, String(body.cart.id)));
     expect(rows?.tokenHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(rows)).not.toContain(body.cartAccessToken);
   });
