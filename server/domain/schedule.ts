@@ -56,8 +56,10 @@ export function bookableTimes(hours: WeeklyHours, zone: string, date: string, no
   for (const window of windowsOn(hours, day.weekday)) {
     const start = Math.ceil(minutesOf(window.opens) / step) * step;
     for (let minute = start; minute < minutesOf(window.closes); minute += step) {
-      const slot = day.plus({ minutes: minute });
-      // Skip wall-clock times that a DST jump makes ambiguous or non-existent.
+      // Wall-clock time on `day` (not `day.plus({ minutes })`, which is absolute time and drifts by
+      // the DST offset change for every slot after the transition).
+      const slot = day.set({ hour: Math.floor(minute / 60), minute: minute % 60 });
+      // Skip wall-clock times that a DST jump makes non-existent (luxon shifts them forward).
       if (slot.hour * 60 + slot.minute !== minute) continue;
       if (slot >= earliest) times.push(formatMinutes(minute));
     }
