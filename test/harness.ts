@@ -91,7 +91,16 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     return { status: response.status, headers: response.headers, body: parsed, text };
   }
 
-  return { deps, env, clock, call, close: () => (options.database ? Promise.resolve() : database.close()) };
+  return {
+    deps,
+    env,
+    clock,
+    call,
+    close: async () => {
+      await deps.rateLimiter.close?.();
+      if (!options.database) await database.close();
+    },
+  };
 }
 
 let keyCounter = 0;

@@ -22,14 +22,25 @@ export async function createRateLimiter(env: Env): Promise<RateLimiter> {
     const { createRedisScriptRunner } = await import("./redis-script-runner");
     const client = new Redis(env.REDIS_URL, {
       lazyConnect: false,
-      enableOfflineQueue: false,
+      // Commands issued while (re)connecting wait in the offline queue; without it, the first check after
+      // start-up always failed ("Stream isn't writeable"). The wait stays bounded: commandTimeout covers
+      // queued commands, and maxRetriesPerRequest 0 rejects them as soon as a connection attempt fails.
+      enableOfflineQueue: true,
       maxRetriesPerRequest: 0,
       connectTimeout: policy.timeoutMs,
       commandTimeout: policy.timeoutMs,
     });
     // Without a listener ioredis reports connection errors as unhandled 'error' events.
     client.on("error", () => undefined);
-    return createRedisRateLimiter("redis", createRedisScriptRunner(client), policy);
+    const limiter = createRedisRateLimiter("redis", createRedisScriptRunner(client), policy);
+    return {
+      name: limiter.name,
+      check: (identifier) => limiter.check(identifier),
+      close: async () => {
+        if (client.status === "ready") await client.quit().catch(() => client.disconnect());
+        else client.disconnect();
+      },
+    };
   }
   return createMemoryRateLimiter(policy);
 }

@@ -9,6 +9,8 @@ export type RateLimitDecision =
 export interface RateLimiter {
   readonly name: string;
   check(identifier: string): Promise<RateLimitDecision>;
+  /** Releases connections (the REDIS_URL limiter holds an ioredis socket that reconnects forever). */
+  close?(): Promise<void>;
 }
 
 export type RateLimitPolicy = { max: number; windowSeconds: number; timeoutMs: number };

@@ -1,0 +1,377 @@
+import { createHash, randomBytes } from "node:crypto";
+import { Ratelimit } from "@upstash/ratelimit";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AppDeps } from "../../server/app/deps";
+import { parseEnv } from "../../server/env";
+import { AppError } from "../../server/errors";
+import { applyRateLimit } from "../../server/http/rate-limit";
+import { createRateLimiter, type RateLimitDecision, type RateLimiter } from "../../server/integrations/rate-limit";
+import { createMemoryRateLimiter } from "../../server/integrations/rate-limit/memory";
+import { startUpstashBridge, type UpstashBridge } from "../upstash-bridge";
+
+/**
+ * The rate limiter on each backend: in-process window, plain Redis (ioredis + script runner), and the
+ * Upstash REST client through a local bridge to the same Redis. No database is involved.
+ */
+
+const REDIS_URL = "redis://127.0.0.1:6379";
+const WINDOW_SECONDS = 600;
+const unique = (label: string) => `test:${label}:${randomBytes(6).toString("hex")}`;
+
+const openLimiters: RateLimiter[] = [];
+const openBridges: UpstashBridge[] = [];
+let admin: Redis;
+
+async function limiterFrom(vars: Record<string, string>): Promise<RateLimiter> {
+  const env = parseEnv({ NODE_ENV: "test", RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_SECONDS: String(WINDOW_SECONDS), RATE_LIMIT_TIMEOUT_MS: "2000", ...vars });
+  const limiter = await createRateLimiter(env);
+  openLimiters.push(limiter);
+  return limiter;
+}
+
+async function bridge(options: { delayMs?: number } = {}): Promise<UpstashBridge> {
+  const started = await startUpstashBridge(options);
+  openBridges.push(started);
+  return started;
+}
+
+/** Fixed windows are aligned to the epoch: keep a test's calls inside one window. */
+async function awayFromWindowEdge(windowSeconds = WINDOW_SECONDS): Promise<void> {
+  const windowMs = windowSeconds * 1000;
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < 3000) await new Promise((resolve) => setTimeout(resolve, left + 50));
+}
+
+async function checks(limiter: RateLimiter, identifier: string, count: number): Promise<RateLimitDecision[]> {
+  const decisions: RateLimitDecision[] = [];
+  for (let i = 0; i < count; i += 1) decisions.push(await limiter.check(identifier));
+  return decisions;
+}
+
+type Counted = Extract<RateLimitDecision, { kind: "allowed" | "limited" }>;
+
+function counted(decision: RateLimitDecision | undefined): Counted {
+  if (!decision || decision.kind === "unknown") throw new Error(`expected a counted decision, got ${JSON.stringify(decision)}`);
+  return decision;
+}
+
+/** Three allowed (remaining 2, 1, 0), then limited; one reset, in the future and within the window. */
+function expectMaxThree(decisions: RateLimitDecision[], startedAt: number) {
+  const list = decisions.map(counted);
+  expect(list.map((decision) => decision.kind)).toEqual(["allowed", "allowed", "allowed", "limited", "limited"]);
+  expect(list.map((decision) => decision.remaining)).toEqual([2, 1, 0, 0, 0]);
+  expect(list.every((decision) => decision.limit === 3)).toBe(true);
+  const resets = new Set(list.map((decision) => decision.resetAtMs));
+  expect(resets.size).toBe(1);
+  const reset = list[0]!.resetAtMs;
+  expect(reset).toBeGreaterThan(Date.now());
+  expect(reset).toBeLessThanOrEqual(startedAt + WINDOW_SECONDS * 1000);
+  expect(reset % (WINDOW_SECONDS * 1000)).toBe(0);
+}
+
+beforeAll(async () => {
+  admin = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await admin.connect();
+});
+
+afterAll(async () => {
+  await Promise.all(openLimiters.map((limiter) => (limiter.close ? limiter.close() : Promise.resolve())));
+  await Promise.all(openBridges.map((opened) => opened.close()));
+  await admin?.quit();
+});
+
+describe("memory limiter", () => {
+  const policy = { max: 3, windowSeconds: 60, timeoutMs: 1000 };
+  const windowStart = 28_000_000 * 60_000;
+
+  it("allows exactly max per window, then limits with remaining 0; the window end is the reset", async () => {
+    const clock = { now: windowStart + 5_000 };
+    const limiter = createMemoryRateLimiter(policy, () => clock.now);
+    const decisions = await checks(limiter, "ip:a", 5);
+    expect(decisions).toEqual([
+      { kind: "allowed", limit: 3, remaining: 2, resetAtMs: windowStart + 60_000 },
+      { kind: "allowed", limit: 3, remaining: 1, resetAtMs: windowStart + 60_000 },
+      { kind: "allowed", limit: 3, remaining: 0, resetAtMs: windowStart + 60_000 },
+      { kind: "limited", limit: 3, remaining: 0, resetAtMs: windowStart + 60_000 },
+      { kind: "limited", limit: 3, remaining: 0, resetAtMs: windowStart + 60_000 },
+    ]);
+    clock.now = windowStart + 59_999;
+    expect((await limiter.check("ip:a")).kind).toBe("limited");
+  });
+
+  it("starts over in the next window", async () => {
+    const clock = { now: windowStart + 1_000 };
+    const limiter = createMemoryRateLimiter(policy, () => clock.now);
+    await checks(limiter, "ip:a", 4);
+    clock.now = windowStart + 60_000;
+    expect(await limiter.check("ip:a")).toEqual({ kind: "allowed", limit: 3, remaining: 2, resetAtMs: windowStart + 120_000 });
+    // Long after (several windows, which also sweeps old entries): a fresh count again.
+    clock.now = windowStart + 10 * 60_000 + 30_000;
+    expect(await limiter.check("ip:a")).toEqual({ kind: "allowed", limit: 3, remaining: 2, resetAtMs: windowStart + 11 * 60_000 });
+  });
+
+  it("counts identifiers independently", async () => {
+    const clock = { now: windowStart };
+    const limiter = createMemoryRateLimiter(policy, () => clock.now);
+    await checks(limiter, "ip:a", 4);
+    expect(counted(await limiter.check("ip:b"))).toMatchObject({ kind: "allowed", remaining: 2 });
+    expect(counted(await limiter.check("ip:a"))).toMatchObject({ kind: "limited", remaining: 0 });
+  });
+});
+
+describe("plain Redis (REDIS_URL)", () => {
+  it("uses Redis when only REDIS_URL is set", async () => {
+    expect((await limiterFrom({ REDIS_URL })).name).toBe("redis");
+    expect((await limiterFrom({})).name).toBe("memory");
+  });
+
+  it("allows 3 then limits, counting remaining down 2, 1, 0 (from the very first call)", async () => {
+    await awayFromWindowEdge();
+    const startedAt = Date.now();
+    const limiter = await limiterFrom({ REDIS_URL });
+    expectMaxThree(await checks(limiter, unique("redis"), 5), startedAt);
+  });
+
+  it("shares one count between two instances", async () => {
+    await awayFromWindowEdge();
+    const [first, second] = [await limiterFrom({ REDIS_URL }), await limiterFrom({ REDIS_URL })];
+    const identifier = unique("shared");
+    const decisions = [await first.check(identifier), await second.check(identifier), await first.check(identifier), await second.check(identifier)];
+    expect(decisions.map(counted).map((decision) => [decision.kind, decision.remaining])).toEqual([
+      ["allowed", 2],
+      ["allowed", 1],
+      ["allowed", 0],
+      ["limited", 0],
+    ]);
+    expect(counted(await first.check(identifier)).kind).toBe("limited");
+  });
+
+  it("recovers after the server forgets its scripts (SCRIPT FLUSH -> NOSCRIPT -> EVAL)", async () => {
+    await awayFromWindowEdge();
+    const limiter = await limiterFrom({ REDIS_URL });
+    const identifier = unique("noscript");
+    expect(counted(await limiter.check(identifier))).toMatchObject({ kind: "allowed", remaining: 2 });
+
+    // The runner stores the script without its shebang, under that text's hash.
+    const script = await fixedWindowScript();
+    const storedSha = createHash("sha1").update(script.replace(/^#!lua[^\n]*\n/, "")).digest("hex");
+    expect(await admin.script("EXISTS", storedSha)).toEqual([1]);
+    // Not asserting EXISTS = 0 after the flush: the other test project may share this Redis and reload it.
+    await admin.script("FLUSH");
+
+    expect(counted(await limiter.check(identifier))).toMatchObject({ kind: "allowed", remaining: 1 });
+    expect(await admin.script("EXISTS", storedSha)).toEqual([1]);
+    expect(counted(await limiter.check(identifier))).toMatchObject({ kind: "allowed", remaining: 0 });
+  });
+});
+
+describe("Upstash REST (through the local bridge)", () => {
+  let upstash: UpstashBridge;
+  beforeAll(async () => {
+    upstash = await bridge();
+  });
+
+  it("the bridge speaks the REST protocol: auth, single commands, pipelines, base64", async () => {
+    const key = unique("bridge");
+    const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      fetch(`${upstash.url}${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${upstash.token}`, "content-type": "application/json", ...headers },
+        body: JSON.stringify(body),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as unknown }));
+
+    const unauthorised = await fetch(`${upstash.url}/`, { method: "POST", headers: { authorization: "Bearer wrong" }, body: "[\"ping\"]" });
+    expect(unauthorised.status).toBe(401);
+    expect(await unauthorised.json()).toEqual({ error: expect.any(String) as unknown });
+
+    expect(await post("/", ["set", key, "héllo", "EX", 60])).toEqual({ status: 200, body: { result: "OK" } });
+    expect(await post("/", ["get", key])).toEqual({ status: 200, body: { result: "héllo" } });
+    expect(await post("/", ["get", key], { "Upstash-Encoding": "base64" })).toEqual({
+      status: 200,
+      body: { result: Buffer.from("héllo").toString("base64") },
+    });
+    expect((await post("/", ["nosuchcommand"])).body).toEqual({ error: expect.stringContaining("unknown command") as unknown });
+
+    const pipeline = await post("/pipeline", [["rpush", `${key}:l`, "a", "b"], ["lrange", `${key}:l`, 0, -1], ["set", `${key}:l`, "x", "bogus"], ["expire", `${key}:l`, 60]], {
+      "Upstash-Encoding": "base64",
+    });
+    expect(pipeline).toEqual({ status: 200, body: [{ result: 2 }, { result: ["YQ==", "Yg=="] }, { error: expect.stringContaining("syntax") as unknown }, { result: 1 }] });
+
+    const multi = await post("/multi-exec", [["incr", `${key}:n`], ["incr", `${key}:n`], ["expire", `${key}:n`, 60]]);
+    expect(multi).toEqual({ status: 200, body: [{ result: 1 }, { result: 2 }, { result: 1 }] });
+  });
+
+  it("allows 3 then limits with UPSTASH_REDIS_REST_URL / _TOKEN; single calls arrive auto-pipelined", async () => {
+    await awayFromWindowEdge();
+    const startedAt = Date.now();
+    const limiter = await limiterFrom({ UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token });
+    expect(limiter.name).toBe("upstash");
+    const before = upstash.requests.length;
+    expectMaxThree(await checks(limiter, unique("upstash"), 5), startedAt);
+    const seen = upstash.requests.slice(before);
+    expect(seen.length).toBeGreaterThanOrEqual(5);
+    expect(seen.every((request) => request.path === "/pipeline")).toBe(true);
+    expect(seen.flatMap((request) => request.commands.map((command) => command[0]?.toLowerCase()))).toContain("evalsha");
+  });
+
+  it("works with Vercel's KV_REST_API_URL / KV_REST_API_TOKEN names, sharing the count with Redis users", async () => {
+    await awayFromWindowEdge();
+    const startedAt = Date.now();
+    const limiter = await limiterFrom({ KV_REST_API_URL: upstash.url, KV_REST_API_TOKEN: upstash.token });
+    expect(limiter.name).toBe("upstash");
+    const before = upstash.requests.length;
+    expectMaxThree(await checks(limiter, unique("kv"), 5), startedAt);
+    expect(upstash.requests.length).toBeGreaterThan(before);
+
+    // Same store, same keys: a plain-Redis instance sees the count the REST client made.
+    const identifier = unique("mixed");
+    await checks(limiter, identifier, 2);
+    expect(counted(await (await limiterFrom({ REDIS_URL })).check(identifier))).toMatchObject({ kind: "allowed", remaining: 0 });
+  });
+
+  it("recovers from NOSCRIPT through the REST client as well", async () => {
+    await awayFromWindowEdge();
+    const limiter = await limiterFrom({ UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token });
+    const identifier = unique("upstash-noscript");
+    expect(counted(await limiter.check(identifier))).toMatchObject({ remaining: 2 });
+    await admin.script("FLUSH");
+    expect(counted(await limiter.check(identifier))).toMatchObject({ kind: "allowed", remaining: 1 });
+  });
+});
+
+describe("store down or slow", () => {
+  const TIMEOUT_MS = 500;
+
+  async function timed(limiter: RateLimiter): Promise<{ decision: RateLimitDecision; elapsedMs: number }> {
+    const started = performance.now();
+    const decision = await limiter.check(unique("down"));
+    return { decision, elapsedMs: performance.now() - started };
+  }
+
+  it("REDIS_URL on a closed port answers unknown, within a bound", async () => {
+    const limiter = await limiterFrom({ REDIS_URL: "redis://127.0.0.1:1", RATE_LIMIT_TIMEOUT_MS: String(TIMEOUT_MS) });
+    for (let i = 0; i < 3; i += 1) {
+      const { decision, elapsedMs } = await timed(limiter);
+      expect(decision.kind).toBe("unknown");
+      expect(elapsedMs).toBeLessThan(3000);
+    }
+  });
+
+  it("an Upstash URL that refuses connections answers unknown, within a bound", async () => {
+    const limiter = await limiterFrom({ UPSTASH_REDIS_REST_URL: "http://127.0.0.1:1", UPSTASH_REDIS_REST_TOKEN: "x", RATE_LIMIT_TIMEOUT_MS: String(TIMEOUT_MS) });
+    const { decision, elapsedMs } = await timed(limiter);
+    expect(decision.kind).toBe("unknown");
+    expect(elapsedMs).toBeLessThan(3000);
+  });
+
+  it("an Upstash endpoint slower than the timeout answers unknown (the library's 'timeout' reason)", async () => {
+    const slow = await bridge({ delayMs: 5000 });
+    const limiter = await limiterFrom({ UPSTASH_REDIS_REST_URL: slow.url, UPSTASH_REDIS_REST_TOKEN: slow.token, RATE_LIMIT_TIMEOUT_MS: String(TIMEOUT_MS) });
+    const { decision, elapsedMs } = await timed(limiter);
+    expect(decision).toEqual({ kind: "unknown", reason: "timeout" });
+    expect(elapsedMs).toBeLessThan(3000);
+
+    // Once the store is fast again, the same instance counts normally.
+    slow.setDelay(0);
+    await awayFromWindowEdge();
+    expect(counted(await limiter.check(unique("fast-again")))).toMatchObject({ kind: "allowed", remaining: 2 });
+  });
+});
+
+describe("HTTP policy (applyRateLimit)", () => {
+  const fixed = (decision: RateLimitDecision): RateLimiter => ({ name: "fixed", check: () => Promise.resolve(decision) });
+
+  function deps(rateLimiter: RateLimiter, vars: Record<string, string> = {}, now = new Date()): AppDeps {
+    const partial: Omit<AppDeps, "database"> = { env: parseEnv({ NODE_ENV: "test", ...vars }), rateLimiter, now: () => now };
+    // applyRateLimit never touches the database; a test double for it would only hide that.
+    return partial as AppDeps;
+  }
+
+  const rateLimitHeaders = (headers: Record<string, string>) => Object.keys(headers).filter((name) => name.toLowerCase().startsWith("x-ratelimit"));
+
+  it("unknown + policy allow: served, with no rate-limit headers", async () => {
+    const result = await applyRateLimit(deps(fixed({ kind: "unknown", reason: "timeout" })), "203.0.113.1");
+    expect(result.error).toBeUndefined();
+    expect(rateLimitHeaders(result.headers)).toEqual([]);
+  });
+
+  it("unknown + policy deny: 503 DEPENDENCY_UNAVAILABLE, with no rate-limit headers", async () => {
+    const result = await applyRateLimit(deps(fixed({ kind: "unknown", reason: "down" }), { RATE_LIMIT_ON_ERROR: "deny" }), "203.0.113.1");
+    expect(result.error).toBeInstanceOf(AppError);
+    expect(result.error?.code).toBe("DEPENDENCY_UNAVAILABLE");
+    expect(result.error?.status).toBe(503);
+    expect(rateLimitHeaders(result.headers)).toEqual([]);
+    expect(rateLimitHeaders(result.error?.headers ?? {})).toEqual([]);
+  });
+
+  it("a real unreachable Redis goes through the same policy", async () => {
+    const down = await limiterFrom({ REDIS_URL: "redis://127.0.0.1:1", RATE_LIMIT_TIMEOUT_MS: "500" });
+    expect((await applyRateLimit(deps(down), "203.0.113.2")).error).toBeUndefined();
+    expect((await applyRateLimit(deps(down, { RATE_LIMIT_ON_ERROR: "deny" }), "203.0.113.2")).error?.status).toBe(503);
+  });
+
+  it("allowed: headers carry the limiter's numbers, reset in epoch seconds", async () => {
+    const now = new Date(1_800_000_000_000);
+    const result = await applyRateLimit(deps(fixed({ kind: "allowed", limit: 3, remaining: 2, resetAtMs: 1_800_000_059_500 }), {}, now), "203.0.113.1");
+    expect(result.error).toBeUndefined();
+    expect(result.headers).toEqual({ "X-RateLimit-Limit": "3", "X-RateLimit-Remaining": "2", "X-RateLimit-Reset": "1800000060" });
+  });
+
+  it("limited: 429 RATE_LIMITED with Retry-After >= 1 and X-RateLimit-Reset in seconds", async () => {
+    const windowStart = 30_000_000 * 60_000;
+    const clock = { now: windowStart + 59_900 };
+    const limiter = createMemoryRateLimiter({ max: 1, windowSeconds: 60, timeoutMs: 1000 }, () => clock.now);
+    const ipDeps = () => deps(limiter, {}, new Date(clock.now));
+    expect((await applyRateLimit(ipDeps(), "203.0.113.9")).error).toBeUndefined();
+    const result = await applyRateLimit(ipDeps(), "203.0.113.9");
+    expect(result.error?.code).toBe("RATE_LIMITED");
+    expect(result.error?.status).toBe(429);
+    // 100 ms before the reset still means "retry in 1 s", never 0.
+    expect(result.error?.headers["Retry-After"]).toBe("1");
+    const reset = Number(result.headers["X-RateLimit-Reset"]);
+    expect(reset).toBe((windowStart + 60_000) / 1000);
+    expect(reset).toBeLessThan(clock.now / 100); // seconds, not milliseconds
+    expect(result.headers["X-RateLimit-Remaining"]).toBe("0");
+
+    clock.now = windowStart + 1_000;
+    const early = await applyRateLimit(ipDeps(), "203.0.113.9");
+    expect(Number(early.error?.headers["Retry-After"])).toBe(59);
+  });
+
+  it("limited through real Redis: Retry-After >= 1 and a seconds-scale reset within the window", async () => {
+    await awayFromWindowEdge();
+    const limiter = await limiterFrom({ REDIS_URL, RATE_LIMIT_MAX: "1" });
+    const ip = `198.51.100.${randomBytes(1)[0]}-${randomBytes(4).toString("hex")}`;
+    expect((await applyRateLimit(deps(limiter), ip)).error).toBeUndefined();
+    const result = await applyRateLimit(deps(limiter), ip);
+    expect(result.error?.status).toBe(429);
+    expect(Number(result.error?.headers["Retry-After"])).toBeGreaterThanOrEqual(1);
+    const reset = Number(result.headers["X-RateLimit-Reset"]);
+    const nowSeconds = Date.now() / 1000;
+    expect(reset).toBeGreaterThan(nowSeconds);
+    expect(reset).toBeLessThanOrEqual(Math.ceil(nowSeconds) + WINDOW_SECONDS);
+  });
+});
+
+/** The fixed-window script as @upstash/ratelimit ships it (with its `#!lua` shebang). */
+async function fixedWindowScript(): Promise<string> {
+  let captured = "";
+  const recorder = {
+    evalsha: () => Promise.reject(new Error("NOSCRIPT")),
+    eval: (script: string) => {
+      captured = script;
+      return Promise.resolve([1, 1]);
+    },
+  };
+  const probe = new Ratelimit({
+    redis: recorder as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"],
+    limiter: Ratelimit.fixedWindow(1, "1 s"),
+    ephemeralCache: false,
+    analytics: false,
+    timeout: 0,
+  });
+  await probe.limit("probe");
+  if (!captured) throw new Error("could not capture the fixed-window script");
+  return captured;
+}
