@@ -3,6 +3,8 @@
  * PGlite takes seconds, which belongs here rather than in the first customer's request.
  */
 export async function register(): Promise<void> {
+  // NEXT_RUNTIME is set by Next.js itself, not deployment configuration, so it is not part of server/env.ts.
+  // eslint-disable-next-line no-restricted-syntax
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { getAppDeps } = await import("./server/app/container");
   const { logger } = await import("./server/log");

@@ -1,5 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
+import type { PGlite } from "@electric-sql/pglite";
 import { sql } from "drizzle-orm";
 import type { Env } from "../server/env";
 import type { DatabaseHandle, Db } from "./client";
@@ -35,7 +36,7 @@ export async function openPostgres(url: string, env: Pick<Env, "DATABASE_POOL_MA
 }
 
 /** Opens (creating if needed) the embedded PGlite database in `dataDir`, or in memory for `memory://`. */
-export async function openPglite(dataDir: string): Promise<DatabaseHandle & { pglite: import("@electric-sql/pglite").PGlite }> {
+export async function openPglite(dataDir: string): Promise<DatabaseHandle & { pglite: PGlite }> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   if (!dataDir.startsWith("memory://")) mkdirSync(path.resolve(dataDir), { recursive: true });
