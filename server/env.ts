@@ -59,6 +59,32 @@ const envSchema = z
     IDEMPOTENCY_RETENTION_HOURS: z.coerce.number().int().min(24).default(48),
     MAX_BODY_BYTES: positiveInt(64 * 1024),
     STOREFRONT_BASE_URL: z.url().optional(),
+
+    /** Delivery quotes go to a DoorDash-Drive-style API when both are set; otherwise the simulated courier answers. */
+    COURIER_API_URL: z.url().optional(),
+    COURIER_API_KEY: z.string().min(1).optional(),
+    COURIER_TIMEOUT_MS: positiveInt(3_000),
+    /** Delivery radius of the simulated courier, from the location's coordinates. */
+    COURIER_MAX_RADIUS_KM: z.coerce.number().positive().max(500).default(8),
+    /** Largest courier tip a customer may set, in minor units of the cart's currency. */
+    COURIER_TIP_MAX_MINOR: positiveInt(10_000),
+
+    /** Card payments go to Stripe when this is set; otherwise the simulated processor answers. */
+    STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, "must be a Stripe secret or restricted key (sk_... or rk_...)").optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+    /** Tests point the real SDK at a local fake, e.g. http://127.0.0.1:12111. */
+    STRIPE_API_BASE: z.url().optional(),
+    STRIPE_TIMEOUT_MS: positiveInt(10_000),
+    STRIPE_MAX_NETWORK_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+    /** The simulated kitchen (orderRouting: platform) accepts a paid order this many seconds after it was placed. */
+    ORDER_ACCEPT_DELAY_SECONDS: z.coerce.number().int().min(0).max(3600).default(3),
+
+    /**
+     * Enables /api/bench/{operation}, the benchmark's plain-route control (same services, no
+     * transport: no rate limit, validation or envelope). Only `npm run bench` sets it; it must stay
+     * off in every deployment.
+     */
+    BENCH_CONTROL_ROUTES: flag(false),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && env.VERCEL && !env.AUTH_SECRET) {
@@ -70,6 +96,16 @@ const envSchema = z
         path: ["DATABASE_URL"],
         message: "is required on Vercel: the embedded PGlite database cannot live on read-only, short-lived functions",
       });
+    }
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["STRIPE_WEBHOOK_SECRET"],
+        message: "is required with STRIPE_SECRET_KEY: payments confirmed in the browser are finalised from verified webhooks",
+      });
+    }
+    if (Boolean(env.COURIER_API_URL) !== Boolean(env.COURIER_API_KEY)) {
+      ctx.addIssue({ code: "custom", path: ["COURIER_API_KEY"], message: "COURIER_API_URL and COURIER_API_KEY go together" });
     }
     if (Boolean(env.UPSTASH_REDIS_REST_URL) !== Boolean(env.UPSTASH_REDIS_REST_TOKEN)) {
       ctx.addIssue({

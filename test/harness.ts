@@ -5,10 +5,13 @@ import { migrate, openPglite, openPostgres } from "../db/open";
 import { seedDemoData } from "../db/seed";
 import type { AppDeps } from "../server/app/deps";
 import { parseEnv, type Env } from "../server/env";
+import { createPaymentProcessor } from "../server/integrations/payments";
+import { createCourier } from "../server/integrations/courier";
 import { createRateLimiter } from "../server/integrations/rate-limit";
 import { createRestHandler, REST_PREFIX } from "../server/http/rest-handler";
 import { PEER_ADDRESS_HEADER } from "../server/http/client-ip";
-import { ADMIN_URL, TEMPLATE_DB, databaseUrl } from "./postgres-template";
+import { inject } from "vitest";
+import { ADMIN_URL, databaseUrl } from "./postgres-template";
 
 export const HARBOR = { merchantSlug: "harbor-kitchen", locationId: "loc_harbor_kitchen_downtown", slug: "harbor-kitchen-downtown" };
 export const DUNE = { merchantSlug: "dune-grill", locationId: "loc_dune_grill_marina", slug: "dune-grill-marina" };
@@ -24,9 +27,10 @@ export async function openTestDatabase(kind: TestDatabaseKind = databaseKind): P
     await seedDemoData(handle.db);
     return handle;
   }
-  const name = `storefront_test_${randomBytes(6).toString("hex")}`;
+  const run = inject("postgresRun");
+  const name = `${run.prefix}_${randomBytes(6).toString("hex")}`;
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`create database ${name} template ${TEMPLATE_DB}`);
+  await admin.unsafe(`create database ${name} template ${run.template}`);
   await admin.end();
   const handle = await openPostgres(databaseUrl(name), {
     DATABASE_POOL_MAX: 20,
@@ -68,7 +72,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const env = parseEnv({ NODE_ENV: "test", CLIENT_IP_SOURCE: "socket", RATE_LIMIT_MAX: "100000", ...options.env });
   const database = options.database ?? (await openTestDatabase());
   const clock = { now: new Date() };
-  const built: AppDeps = { env, database, rateLimiter: await createRateLimiter(env), now: () => clock.now };
+  const built: AppDeps = { env, database, rateLimiter: await createRateLimiter(env), payments: createPaymentProcessor(env), courier: createCourier(env), now: () => clock.now };
   const deps: AppDeps = { ...built, ...options.overrides?.(built) };
   const handler = createRestHandler(() => Promise.resolve(deps));
 

@@ -5,9 +5,16 @@ import { DUNE, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp
  * once per rule for every route. A new procedure must be added here (routes.test.ts checks that the
  * table covers the router).
  */
-export type Kind = "anonymousRead" | "cartRead" | "cartMutation" | "write";
+/**
+ * - cartWrite: a cart-scoped write without If-Match (reporting a payment, rating): credential and Idempotency-Key.
+ * - receiptRead: a read whose credential is the receipt capability (X-Receipt-Token).
+ */
+export type Kind = "anonymousRead" | "cartRead" | "cartMutation" | "cartWrite" | "write" | "receiptRead";
 
-export type PreparedCart = CartHandle & { itemId: string };
+/** What the cart must have gone through before the route applies: a payment session, or a paid and accepted order. */
+export type Setup = "paymentSession" | "completedOrder";
+
+export type PreparedCart = CartHandle & { itemId: string; quoteFingerprint: string; receiptId: string; receiptToken: string };
 
 export type RouteCase = {
   name: string;
@@ -16,6 +23,16 @@ export type RouteCase = {
   method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: (cart: PreparedCart) => string;
   body?: (cart: PreparedCart) => Record<string, unknown>;
+  /** The fulfilment method of the cart the route needs (default takeout). */
+  fulfillmentMethod?: "delivery";
+  setup?: Setup;
+  /** When the success status is not 200. */
+  successStatus?: number;
+  /** False when a cart mutation answers something other than the Cart (its new revision is then read from the cart). */
+  returnsCart?: false;
+  /** For paths without a location: the path with an invalid parameter, and the field the 400 must name. */
+  invalidPath?: (cart: PreparedCart) => string;
+  invalidParam?: RegExp;
 };
 
 const cartPath = (cart: PreparedCart) => `/locations/${cart.locationId}/carts/${cart.cartId}`;
@@ -72,7 +89,76 @@ export const routeCases: RouteCase[] = [
     path: (cart) => `/locations/${cart.locationId}/discounts/apply-discount?cartId=${cart.cartId}`,
   },
   { name: "DELETE cart (expire)", procedure: "carts.expire", kind: "cartMutation", method: "DELETE", path: cartPath },
+  {
+    name: "PUT set delivery",
+    procedure: "carts.setDelivery",
+    kind: "cartMutation",
+    method: "PUT",
+    path: (cart) => `${cartPath(cart)}/set-delivery`,
+    body: () => ({ ...deliveryAddressNearHarbor }),
+    fulfillmentMethod: "delivery",
+  },
+  {
+    name: "PUT courier tip",
+    procedure: "carts.setCourierTip",
+    kind: "cartMutation",
+    method: "PUT",
+    path: (cart) => `${cartPath(cart)}/courier-tip`,
+    body: () => ({ amount: "3.00" }),
+    fulfillmentMethod: "delivery",
+  },
+  { name: "PUT validate and update", procedure: "carts.validateAndUpdate", kind: "cartMutation", method: "PUT", path: (cart) => `${cartPath(cart)}/validate-and-update`, body: () => ({}) },
+  {
+    name: "POST payment session",
+    procedure: "checkout.paymentSession",
+    kind: "cartMutation",
+    method: "POST",
+    path: (cart) => `${cartPath(cart)}/payment-session`,
+    body: () => ({}),
+    returnsCart: false,
+  },
+  {
+    name: "POST payments",
+    procedure: "checkout.payments",
+    kind: "cartWrite",
+    method: "POST",
+    path: (cart) => `${cartPath(cart)}/payments`,
+    body: (cart) => ({ quoteFingerprint: cart.quoteFingerprint, paymentMethodId: "pm_card_visa" }),
+    setup: "paymentSession",
+  },
+  { name: "GET order result", procedure: "checkout.orderResult", kind: "cartRead", method: "GET", path: (cart) => `${cartPath(cart)}/order-result` },
+  {
+    name: "POST rating",
+    procedure: "checkout.rating",
+    kind: "cartWrite",
+    method: "POST",
+    path: (cart) => `${cartPath(cart)}/rating`,
+    body: () => ({ rating: 5, comment: "Warm and quick" }),
+    setup: "completedOrder",
+    successStatus: 201,
+  },
+  {
+    name: "GET receipt",
+    procedure: "receipts.get",
+    kind: "receiptRead",
+    method: "GET",
+    path: (cart) => `/receipts/${cart.receiptId}`,
+    setup: "completedOrder",
+    invalidPath: () => `/receipts/${"x".repeat(129)}`,
+    invalidParam: /receiptId/,
+  },
 ];
+
+/** About 0.6 km from Harbor Kitchen Downtown: well inside the simulated courier's default radius. */
+export const deliveryAddressNearHarbor = {
+  street: "1 City Hall Square",
+  city: "Boston",
+  state: "MA",
+  zipCode: "02201",
+  country: "United States",
+  lat: 42.3603,
+  lng: -71.0578,
+};
 
 /** Burger needs its required single-choice groups; looked up from the seed so the table stays valid. */
 export let burgerSelections: { modifierGroupId: string; optionId: string }[] = [];
@@ -85,9 +171,9 @@ export async function loadFixtures(app: TestApp): Promise<void> {
     .map((group) => ({ modifierGroupId: group.id, optionId: group.options.find((option) => option.available)?.id ?? "" }));
 }
 
-/** A cart with two lines (subtotal high enough for every discount) and WELCOME10 applied. */
-export async function prepareCart(app: TestApp): Promise<PreparedCart> {
-  const cart = await startCart(app);
+/** A cart with two lines (subtotal high enough for every discount) and WELCOME10 applied, for the route's fulfilment method. */
+export async function prepareCart(app: TestApp, route?: Pick<RouteCase, "fulfillmentMethod" | "setup">): Promise<PreparedCart> {
+  const cart = await startCart(app, HARBOR.locationId, route?.fulfillmentMethod ?? "takeout");
   const added = await mutate(app, cart, "POST", "/items", { productId: "prd_hk_smash_burger", quantity: 3, selections: burgerSelections, itemUnavailableAction: "remove_item" });
   if (added.status !== 200) throw new Error(`prepare: add item ${added.status} ${added.text}`);
   const itemId = (added.body as { items: { id: string }[] }).items[0]?.id ?? "";
@@ -97,7 +183,28 @@ export async function prepareCart(app: TestApp): Promise<PreparedCart> {
   });
   if (discounted.status !== 200) throw new Error(`prepare: discount ${discounted.status} ${discounted.text}`);
   cart.etag = discounted.headers.get("etag") ?? "";
-  return { ...cart, itemId };
+  const prepared = { ...cart, itemId, quoteFingerprint: (discounted.body as { quoteFingerprint: string }).quoteFingerprint, receiptId: "", receiptToken: "" };
+  return route?.setup ? checkoutSetup(app, prepared, route.setup) : prepared;
+}
+
+/** Takes a prepared cart through checkout: its payment session, and for a completed order the payment and the kitchen's acceptance. */
+async function checkoutSetup(app: TestApp, cart: PreparedCart, setup: Setup): Promise<PreparedCart> {
+  const base = `/locations/${cart.locationId}/carts/${cart.cartId}`;
+  const session = await app.call("POST", `${base}/payment-session`, { headers: { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": idemKey() }, body: {} });
+  if (session.status !== 200) throw new Error(`prepare: payment session ${session.status} ${session.text}`);
+  cart.etag = session.headers.get("etag") ?? "";
+  if (setup === "paymentSession") return cart;
+  const paid = await app.call("POST", `${base}/payments`, {
+    headers: { "X-Cart-Token": cart.token, "Idempotency-Key": idemKey() },
+    body: { quoteFingerprint: cart.quoteFingerprint, paymentMethodId: "pm_card_visa" },
+  });
+  if (paid.status !== 200) throw new Error(`prepare: payment ${paid.status} ${paid.text}`);
+  app.clock.now = new Date(app.clock.now.getTime() + (app.env.ORDER_ACCEPT_DELAY_SECONDS + 1) * 1000);
+  const result = await app.call("GET", `${base}/order-result`, { headers: { "X-Cart-Token": cart.token } });
+  const body = result.body as { status: string; receiptId?: string; receiptToken?: string };
+  if (body.status !== "completed" || !body.receiptId || !body.receiptToken) throw new Error(`prepare: order result ${result.text}`);
+  const read = await app.call("GET", base, { headers: { "X-Cart-Token": cart.token } });
+  return { ...cart, etag: read.headers.get("etag") ?? "", receiptId: body.receiptId, receiptToken: body.receiptToken };
 }
 
 /** Headers that make a request fully valid for its kind. */
@@ -111,6 +218,10 @@ export function validHeaders(route: RouteCase, cart: PreparedCart): Record<strin
       return { "Idempotency-Key": idemKey() };
     case "cartMutation":
       return { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": idemKey() };
+    case "cartWrite":
+      return { "X-Cart-Token": cart.token, "Idempotency-Key": idemKey() };
+    case "receiptRead":
+      return { "X-Receipt-Token": cart.receiptToken };
   }
 }
 

@@ -72,6 +72,7 @@ CREATE TABLE "products" (
 	"price_minor" bigint NOT NULL,
 	"image_url" text DEFAULT '' NOT NULL,
 	"available" boolean DEFAULT true NOT NULL,
+	"max_quantity" integer,
 	"popularity" integer DEFAULT 0 NOT NULL,
 	"sort_order" integer DEFAULT 0 NOT NULL,
 	"modifier_groups" jsonb DEFAULT '[]'::jsonb NOT NULL
@@ -129,6 +130,103 @@ CREATE TABLE "idempotency_records" (
 	CONSTRAINT "idempotency_records_scope_operation_key_pk" PRIMARY KEY("scope","operation","key")
 );
 --> statement-breakpoint
+CREATE TABLE "order_lines" (
+	"order_id" text NOT NULL,
+	"position" integer NOT NULL,
+	"cart_line_id" text NOT NULL,
+	"product_id" text NOT NULL,
+	"category_id" text NOT NULL,
+	"name" text NOT NULL,
+	"quantity" integer NOT NULL,
+	"base_price_minor" bigint NOT NULL,
+	"unit_price_minor" bigint NOT NULL,
+	"total_minor" bigint NOT NULL,
+	"discount_minor" bigint NOT NULL,
+	"selections" jsonb NOT NULL,
+	"special_instructions" text NOT NULL,
+	CONSTRAINT "order_lines_order_id_position_pk" PRIMARY KEY("order_id","position")
+);
+--> statement-breakpoint
+CREATE TABLE "orders" (
+	"id" text PRIMARY KEY NOT NULL,
+	"cart_id" text NOT NULL,
+	"attempt_id" text NOT NULL,
+	"location_id" text NOT NULL,
+	"merchant_id" text NOT NULL,
+	"customer_id" text,
+	"currency" text NOT NULL,
+	"restaurant_display_name" text NOT NULL,
+	"statement_descriptor" text NOT NULL,
+	"marketplace_id" text,
+	"fulfilment_method" text NOT NULL,
+	"pickup_type" text NOT NULL,
+	"order_date" text NOT NULL,
+	"order_time" text NOT NULL,
+	"delivery_info" jsonb,
+	"table_service_info" jsonb,
+	"room_service_info" jsonb,
+	"discount_code" text,
+	"quote_fingerprint" text NOT NULL,
+	"totals" jsonb NOT NULL,
+	"amount_charged_minor" bigint NOT NULL,
+	"processor" text NOT NULL,
+	"payment_intent_id" text NOT NULL,
+	"card_brand" text,
+	"card_last4" text,
+	"placed_at" timestamp with time zone NOT NULL,
+	"accepted_at" timestamp with time zone,
+	CONSTRAINT "orders_cart_id_unique" UNIQUE("cart_id"),
+	CONSTRAINT "orders_attempt_id_unique" UNIQUE("attempt_id"),
+	CONSTRAINT "orders_payment_intent_id_unique" UNIQUE("payment_intent_id"),
+	CONSTRAINT "orders_amount_matches_total" CHECK ("orders"."amount_charged_minor" = ("orders"."totals"->>'orderTotalWithServiceFee')::bigint)
+);
+--> statement-breakpoint
+CREATE TABLE "payment_attempts" (
+	"id" text PRIMARY KEY NOT NULL,
+	"cart_id" text NOT NULL,
+	"intent_id" text NOT NULL,
+	"source" text NOT NULL,
+	"payment_method_id" text,
+	"confirm_key" text,
+	"confirmed_at" timestamp with time zone,
+	"status" text NOT NULL,
+	"failure_code" text,
+	"failure_message" text,
+	"created_at" timestamp with time zone NOT NULL,
+	"resolved_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "payment_sessions" (
+	"cart_id" text PRIMARY KEY NOT NULL,
+	"processor" text NOT NULL,
+	"intent_id" text,
+	"amount_minor" bigint,
+	"currency" text,
+	"quote_fingerprint" text,
+	"version" integer DEFAULT 1 NOT NULL,
+	"pending" jsonb,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "payment_sessions_intent_id_unique" UNIQUE("intent_id")
+);
+--> statement-breakpoint
+CREATE TABLE "ratings" (
+	"order_id" text PRIMARY KEY NOT NULL,
+	"rating" integer NOT NULL,
+	"comment" text,
+	"created_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "ratings_rating_range" CHECK ("ratings"."rating" between 1 and 5)
+);
+--> statement-breakpoint
+CREATE TABLE "receipts" (
+	"id" text PRIMARY KEY NOT NULL,
+	"order_id" text NOT NULL,
+	"token_hash" text,
+	"created_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "receipts_order_id_unique" UNIQUE("order_id"),
+	CONSTRAINT "receipts_token_hash_unique" UNIQUE("token_hash")
+);
+--> statement-breakpoint
 ALTER TABLE "categories" ADD CONSTRAINT "categories_location_id_locations_id_fk" FOREIGN KEY ("location_id") REFERENCES "public"."locations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "categories" ADD CONSTRAINT "categories_menu_id_menus_id_fk" FOREIGN KEY ("menu_id") REFERENCES "public"."menus"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "discounts" ADD CONSTRAINT "discounts_location_id_locations_id_fk" FOREIGN KEY ("location_id") REFERENCES "public"."locations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -137,6 +235,13 @@ ALTER TABLE "menus" ADD CONSTRAINT "menus_location_id_locations_id_fk" FOREIGN K
 ALTER TABLE "products" ADD CONSTRAINT "products_location_id_locations_id_fk" FOREIGN KEY ("location_id") REFERENCES "public"."locations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "products" ADD CONSTRAINT "products_category_id_categories_id_fk" FOREIGN KEY ("category_id") REFERENCES "public"."categories"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "carts" ADD CONSTRAINT "carts_location_id_locations_id_fk" FOREIGN KEY ("location_id") REFERENCES "public"."locations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "order_lines" ADD CONSTRAINT "order_lines_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_cart_id_carts_id_fk" FOREIGN KEY ("cart_id") REFERENCES "public"."carts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "orders" ADD CONSTRAINT "orders_attempt_id_payment_attempts_id_fk" FOREIGN KEY ("attempt_id") REFERENCES "public"."payment_attempts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payment_attempts" ADD CONSTRAINT "payment_attempts_cart_id_carts_id_fk" FOREIGN KEY ("cart_id") REFERENCES "public"."carts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "payment_sessions" ADD CONSTRAINT "payment_sessions_cart_id_carts_id_fk" FOREIGN KEY ("cart_id") REFERENCES "public"."carts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "ratings" ADD CONSTRAINT "ratings_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "receipts" ADD CONSTRAINT "receipts_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "categories_location_idx" ON "categories" USING btree ("location_id","sort_order");--> statement-breakpoint
 CREATE UNIQUE INDEX "discounts_location_code_idx" ON "discounts" USING btree ("location_id","code");--> statement-breakpoint
 CREATE INDEX "locations_merchant_idx" ON "locations" USING btree ("merchant_id");--> statement-breakpoint
@@ -146,4 +251,8 @@ CREATE INDEX "products_location_popularity_idx" ON "products" USING btree ("loca
 CREATE INDEX "carts_location_idx" ON "carts" USING btree ("location_id");--> statement-breakpoint
 CREATE INDEX "carts_status_expires_idx" ON "carts" USING btree ("status","expires_at");--> statement-breakpoint
 CREATE INDEX "carts_customer_idx" ON "carts" USING btree ("customer_id");--> statement-breakpoint
-CREATE INDEX "idempotency_expires_idx" ON "idempotency_records" USING btree ("expires_at");
+CREATE INDEX "idempotency_expires_idx" ON "idempotency_records" USING btree ("expires_at");--> statement-breakpoint
+CREATE INDEX "orders_customer_idx" ON "orders" USING btree ("customer_id","placed_at");--> statement-breakpoint
+CREATE INDEX "orders_location_idx" ON "orders" USING btree ("location_id","placed_at");--> statement-breakpoint
+CREATE UNIQUE INDEX "payment_attempts_one_pending_idx" ON "payment_attempts" USING btree ("cart_id") WHERE "payment_attempts"."status" = 'pending';--> statement-breakpoint
+CREATE INDEX "payment_attempts_cart_idx" ON "payment_attempts" USING btree ("cart_id","created_at");

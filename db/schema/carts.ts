@@ -1,6 +1,8 @@
 import { bigint, index, integer, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import type { Currency } from "../../server/domain/money";
 import type { AppliedDiscount, CartLine, CartStatus, FulfilmentMethod, GratuityChoice, PickupType, PricedCart } from "../../server/domain/cart-types";
+import type { DeliveryInfo, DeliveryQuote } from "../../server/domain/delivery";
+import type { CatalogRevalidation } from "../../server/domain/revalidation";
 import { locations } from "./catalog";
 
 /**
@@ -33,8 +35,8 @@ export const carts = pgTable(
     discount: jsonb("discount").$type<AppliedDiscount>(),
     gratuity: jsonb("gratuity").$type<GratuityChoice>(),
     courierTipMinor: bigint("courier_tip_minor", { mode: "number" }),
-    deliveryInfo: jsonb("delivery_info").$type<Record<string, unknown>>(),
-    deliveryQuote: jsonb("delivery_quote").$type<Record<string, unknown>>(),
+    deliveryInfo: jsonb("delivery_info").$type<DeliveryInfo>(),
+    deliveryQuote: jsonb("delivery_quote").$type<DeliveryQuote>(),
     tableServiceInfo: jsonb("table_service_info").$type<Record<string, unknown>>(),
     roomServiceInfo: jsonb("room_service_info").$type<Record<string, unknown>>(),
     metadata: jsonb("metadata").$type<Record<string, unknown>>(),
@@ -43,7 +45,7 @@ export const carts = pgTable(
     quoteExpiresAt: timestamp("quote_expires_at", { withTimezone: true }),
     catalogRevision: integer("catalog_revision").notNull(),
     policyRevision: integer("policy_revision").notNull(),
-    catalogRevalidation: jsonb("catalog_revalidation").$type<Record<string, unknown>>(),
+    catalogRevalidation: jsonb("catalog_revalidation").$type<CatalogRevalidation>(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     lockedAt: timestamp("locked_at", { withTimezone: true }),
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),

@@ -94,6 +94,8 @@ export const products = pgTable(
     priceMinor: bigint("price_minor", { mode: "number" }).notNull(),
     imageUrl: text("image_url").notNull().default(""),
     available: boolean("available").notNull().default(true),
+    /** Most of this product one cart line may hold (limited stock, specials); null: only the cart-wide limit. */
+    maxQuantity: integer("max_quantity"),
     /** Higher is more popular; drives /products/popular. */
     popularity: integer("popularity").notNull().default(0),
     sortOrder: integer("sort_order").notNull().default(0),

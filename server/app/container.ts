@@ -4,6 +4,8 @@ import { migrate, openPglite, openPostgres } from "../../db/open";
 import { merchants } from "../../db/schema";
 import { seedDemoData } from "../../db/seed";
 import { getEnv, type Env } from "../env";
+import { createCourier } from "../integrations/courier";
+import { createPaymentProcessor } from "../integrations/payments";
 import { createRateLimiter } from "../integrations/rate-limit";
 import type { AppDeps } from "./deps";
 
@@ -22,7 +24,7 @@ export async function openDatabase(env: Env): Promise<DatabaseHandle> {
 
 export async function buildDeps(env: Env): Promise<AppDeps> {
   const [database, rateLimiter] = await Promise.all([openDatabase(env), createRateLimiter(env)]);
-  return { env, database, rateLimiter, now: () => new Date() };
+  return { env, database, rateLimiter, payments: createPaymentProcessor(env), courier: createCourier(env), now: () => new Date() };
 }
 
 const globalStore = globalThis as typeof globalThis & { __storefrontDeps?: Promise<AppDeps> };

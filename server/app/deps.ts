@@ -1,5 +1,7 @@
 import type { DatabaseHandle } from "../../db/client";
 import type { Env } from "../env";
+import type { Courier } from "../integrations/courier/types";
+import type { PaymentProcessor } from "../integrations/payments/types";
 import type { RateLimiter } from "../integrations/rate-limit/types";
 
 /** Everything a request may use, built once per process (or per test) and passed in explicitly. */
@@ -7,6 +9,10 @@ export type AppDeps = {
   env: Env;
   database: DatabaseHandle;
   rateLimiter: RateLimiter;
+  /** Card processor: Stripe when configured, else the simulated one. */
+  payments: PaymentProcessor;
+  /** Delivery quotes (PARTNER_DRIVE): the HTTP courier when configured, else the simulated one. */
+  courier: Courier;
   /** Injected so that tests can move time (cart expiry, quotes, schedules). */
   now: () => Date;
 };

@@ -206,7 +206,9 @@ export function errorResponse(error: AppError, requestId: string, headers: Recor
  */
 function conditionalGet(request: Request, body: string, headers: Record<string, string>): Response {
   headers.etag ??= `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
-  headers["cache-control"] ??= "public, max-age=30, stale-while-revalidate=60";
+  // Anything read with a credential is private, whatever the procedure forgot to say.
+  const credentialed = ["authorization", "x-cart-token", "x-receipt-token"].some((name) => request.headers.has(name));
+  headers["cache-control"] ??= credentialed ? "private, no-store" : "public, max-age=30, stale-while-revalidate=60";
   const etag = headers.etag;
   const ifNoneMatch = request.headers.get("if-none-match");
   if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""))) {

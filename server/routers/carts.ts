@@ -4,6 +4,7 @@ import { cartReadHeaders, etagResponseHeaders, fulfilmentMethodSchema, identifie
 import * as cartOps from "../services/cart-operations";
 import * as carts from "../services/carts";
 import { procedure, router } from "../trpc/init";
+import { cartQuoteProcedures } from "./cart-quotes";
 import { cartMutationMeta, protectedReadMeta, writeMeta } from "./meta";
 
 const tags = ["Carts"];
@@ -124,4 +125,6 @@ export const cartsRouter = router({
     .input(z.object({ locationId: pathId, cartId: pathId }))
     .output(cartSchema)
     .mutation(({ ctx, input }) => cartOps.removeDiscount(ctx, input)),
+
+  ...cartQuoteProcedures,
 });

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { cartWriteHeaders, etagResponseHeaders, writeHeaders } from "../schemas/common";
+import { cartCheckoutHeaders, cartWriteHeaders, etagResponseHeaders, writeHeaders } from "../schemas/common";
 import type { StorefrontMeta } from "../trpc/init";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -33,5 +33,16 @@ export function cartMutationMeta(route: Route): StorefrontMeta {
       responseHeaders: etagResponseHeaders,
       errorResponses: [400, 401, 403, 404, 409, 428, 429, 500, 503],
     },
+  };
+}
+
+/**
+ * A cart-scoped write whose precondition is not the cart revision (reporting a payment, rating):
+ * capability or JWT and Idempotency-Key, no If-Match.
+ */
+export function cartCheckoutMeta(route: Route, responseHeaders: z.ZodObject, successStatus = 200): StorefrontMeta {
+  return {
+    successStatus,
+    openapi: { ...route, protect: true, requestHeaders: cartCheckoutHeaders, responseHeaders, errorResponses: [400, 401, 403, 404, 409, 429, 500, 503] },
   };
 }

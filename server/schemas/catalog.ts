@@ -19,6 +19,7 @@ export const productSchema = z
     imageUrl: z.string(),
     categoryId: identifier,
     available: z.boolean(),
+    maxQuantity: z.number().int().min(1).optional().meta({ description: "Most of this product one cart line may hold; absent: only the cart-wide limit applies." }),
     modifierGroups: z.array(
       z.strictObject({
         id: identifier,

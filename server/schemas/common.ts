@@ -35,6 +35,15 @@ export const authorizationHeader = z.string().meta({ description: "Bearer <custo
 export const writeHeaders = z.object({ "Idempotency-Key": idempotencyKeyHeader });
 export const cartReadHeaders = z.object({ "X-Cart-Token": cartTokenHeader.optional(), Authorization: authorizationHeader.optional() });
 export const cartWriteHeaders = cartReadHeaders.extend({ "Idempotency-Key": idempotencyKeyHeader, "If-Match": ifMatchHeader });
+/** Cart-scoped writes whose precondition is not the revision (reporting a payment, rating): no If-Match. */
+export const cartCheckoutHeaders = cartReadHeaders.extend({ "Idempotency-Key": idempotencyKeyHeader });
+export const receiptTokenHeader = z.string().meta({ description: "Receipt capability: the receiptToken of the completed order result." });
+export const receiptReadHeaders = z.object({ "X-Receipt-Token": receiptTokenHeader.optional(), Authorization: authorizationHeader.optional() });
+
+export const privateResponseHeaders = z.object({ "Cache-Control": z.string().meta({ description: "private, no-store" }) });
+export const pollResponseHeaders = privateResponseHeaders.extend({
+  "Retry-After": z.string().optional().meta({ description: "While the result is pending: seconds to wait before polling again (pollAfterMs, rounded up)." }),
+});
 
 export const etagResponseHeaders = z.object({
   ETag: z.string().meta({ description: 'The cart revision as an entity tag, e.g. "cart-4". Send it back in If-Match.' }),

@@ -40,6 +40,7 @@ export function addItem(ctx: RequestContext, ids: CartIds, input: AddItemInput):
     if (quantity > CART_MAX_LINE_QUANTITY) {
       throw validationError(`A line can hold at most ${CART_MAX_LINE_QUANTITY} of an item`, [{ path: "quantity", message: `line total would be ${quantity}` }]);
     }
+    requireWithinProductLimit(product, quantity);
     if (existing) {
       return { lines: cart.lines.map((line) => (line === existing ? { ...line, quantity } : line)) };
     }
@@ -66,15 +67,30 @@ export function addItem(ctx: RequestContext, ids: CartIds, input: AddItemInput):
 /** PATCH .../cart-item/{itemId}/quantity: sets a line's quantity; 0 removes the line. */
 export function updateItemQuantity(ctx: RequestContext, ids: CartIds & { itemId: string }, quantity: number): Promise<CartView> {
   const { itemId, ...cartIds } = ids;
-  return mutateCart(ctx, cartIds, "cart.updateItemQuantity", { itemId, quantity }, ({ cart }) => {
-    if (!cart.lines.some((line) => line.id === itemId)) throw notFound("Cart item");
+  return mutateCart(ctx, cartIds, "cart.updateItemQuantity", { itemId, quantity }, async ({ tx, cart }) => {
+    const target = cart.lines.find((line) => line.id === itemId);
+    if (!target) throw notFound("Cart item");
     if (quantity > ctx.deps.env.CART_MAX_LINE_QUANTITY) {
       throw validationError(`A line can hold at most ${ctx.deps.env.CART_MAX_LINE_QUANTITY} of an item`, [{ path: "quantity", message: "too large" }]);
+    }
+    if (quantity > target.quantity) {
+      const [product] = await tx
+        .select({ name: products.name, maxQuantity: products.maxQuantity })
+        .from(products)
+        .where(and(eq(products.id, target.productId), eq(products.locationId, cart.locationId)));
+      if (product) requireWithinProductLimit(product, quantity);
     }
     return {
       lines: quantity === 0 ? cart.lines.filter((line) => line.id !== itemId) : cart.lines.map((line) => (line.id === itemId ? { ...line, quantity } : line)),
     };
   });
+}
+
+/** A product's own limit (limited stock, specials), on top of the cart-wide CART_MAX_LINE_QUANTITY. */
+function requireWithinProductLimit(product: { name: string; maxQuantity: number | null }, quantity: number): void {
+  if (product.maxQuantity !== null && quantity > product.maxQuantity) {
+    throw validationError(`A line can hold at most ${product.maxQuantity} of ${product.name}`, [{ path: "quantity", message: `must be at most ${product.maxQuantity}` }]);
+  }
 }
 
 export type OrderTimeInput = { pickupType: "ASAP" } | { pickupType: "LATER"; orderDate: string; orderTime: string };

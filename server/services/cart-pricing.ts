@@ -1,4 +1,5 @@
 import type { CartLine, PricedCart } from "../domain/cart-types";
+import { CART_QUOTE_TTL_MS, cartQuoteExpiry, type DeliveryQuote } from "../domain/delivery";
 import { fingerprint } from "../domain/fingerprint";
 import { priceCart } from "../domain/pricing";
 import type { carts } from "../../db/schema";
@@ -7,22 +8,22 @@ import type { LocationRow } from "./locations";
 type CartRow = typeof carts.$inferSelect;
 
 /** How long a priced cart may be paid against before it must be re-quoted. */
-export const QUOTE_TTL_MS = 15 * 60_000;
+export const QUOTE_TTL_MS = CART_QUOTE_TTL_MS;
 
 export type PricedFields = Pick<CartRow, "priced" | "quoteFingerprint" | "quoteExpiresAt">;
 
 /**
  * Prices the cart's stored lines with the location's current fees and the cart's choices, and
- * fingerprints the result. The fingerprint covers exactly what decides the amount charged (lines
- * in a canonical order, their catalog prices, choices and every total) and nothing else, so it
- * changes when and only when the customer would pay something different.
+ * fingerprints the result. The quote expires after QUOTE_TTL_MS, or with the courier quote of a
+ * delivery cart if that comes first.
  */
 export function repriceCart(cart: Pick<CartRow, "lines" | "discount" | "gratuity" | "courierTipMinor" | "fulfilmentMethod" | "currency" | "deliveryQuote">, location: Pick<LocationRow, "fees" | "fulfilment">, now: Date): PricedFields {
   const option = location.fulfilment[cart.fulfilmentMethod];
   const discount = cart.discount;
   const subtotal = cart.lines.reduce((sum, line) => sum + lineSubtotal(line), 0);
   const eligibleDiscount = discount && subtotal >= discount.minimumSubtotalMinor ? discount : null;
-  const courierFee = readCourierQuote(cart.deliveryQuote);
+  const courierQuote = cart.fulfilmentMethod === "delivery" ? cart.deliveryQuote : null;
+  const courierFee = courierQuote ? { feeMinor: courierQuote.feeMinor, taxMinor: courierQuote.taxMinor } : null;
   const priced = priceCart({
     lines: cart.lines,
     discount: eligibleDiscount === null ? null : eligibleDiscount.rate !== null ? { rate: eligibleDiscount.rate } : { amountMinor: eligibleDiscount.amountMinor ?? 0 },
@@ -35,33 +36,55 @@ export function repriceCart(cart: Pick<CartRow, "lines" | "discount" | "gratuity
   if (cart.lines.length === 0) return { priced, quoteFingerprint: null, quoteExpiresAt: null };
   return {
     priced,
-    quoteFingerprint: quoteFingerprintOf(cart, priced),
-    quoteExpiresAt: new Date(now.getTime() + QUOTE_TTL_MS),
+    quoteFingerprint: quoteFingerprintOf({ ...cart, deliveryQuote: courierQuote }, priced),
+    quoteExpiresAt: cartQuoteExpiry(now, courierQuote),
   };
 }
 
-export function quoteFingerprintOf(cart: Pick<CartRow, "lines" | "discount" | "gratuity" | "fulfilmentMethod" | "currency">, priced: PricedCart): string {
-  const { lines: pricedLines, fees, ...totals } = priced;
-  const unitPriceById = new Map(pricedLines.map((line) => [line.lineId, line.unitPriceMinor]));
+/**
+ * The fingerprint covers exactly what the customer pays and pays for: the lines as a multiset
+ * (product, options, quantity, unit price), every customer-facing total, and the courier's fee,
+ * tax and tip. It leaves out what does not change the charge: line order, line ids, special
+ * instructions, merchant-borne fees (enterprise, processing), how a discount or gratuity was
+ * chosen when it comes to the same amount, and when the quote expires.
+ */
+export function quoteFingerprintOf(
+  cart: Pick<CartRow, "lines" | "fulfilmentMethod" | "currency"> & { deliveryQuote: Pick<DeliveryQuote, "feeMinor" | "taxMinor" | "courierTipMinor"> | null },
+  priced: PricedCart,
+): string {
+  const unitPriceById = new Map(priced.lines.map((line) => [line.lineId, line.unitPriceMinor]));
   const lines = cart.lines
     .map((line) => ({
       productId: line.productId,
       quantity: line.quantity,
       unitPriceMinor: unitPriceById.get(line.id) ?? 0,
       selections: line.selections.map((s) => `${s.modifierGroupId}/${s.optionId}x${s.quantity}@${s.priceMinor}`).sort(),
-      instructions: line.specialInstructions,
     }))
-    .sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
-  return fingerprint({ currency: cart.currency, fulfilmentMethod: cart.fulfilmentMethod, discount: cart.discount?.code ?? null, gratuity: cart.gratuity, lines, totals, fees });
+    .map((line) => JSON.stringify(line))
+    .sort();
+  const courier = cart.deliveryQuote
+    ? { feeMinor: cart.deliveryQuote.feeMinor, taxMinor: cart.deliveryQuote.taxMinor, tipMinor: cart.deliveryQuote.courierTipMinor }
+    : null;
+  return fingerprint({
+    currency: cart.currency,
+    fulfilmentMethod: cart.fulfilmentMethod,
+    lines,
+    courier,
+    totals: {
+      subTotalWithoutDiscount: priced.subTotalWithoutDiscount,
+      discountTotal: priced.discountTotal,
+      subTotal: priced.subTotal,
+      waiterTipTotal: priced.waiterTipTotal,
+      courierTipTotal: priced.courierTipTotal,
+      taxTotal: priced.taxTotal,
+      serviceFeeTotal: priced.serviceFeeTotal,
+      fulfillmentMethodFeeTotal: priced.fulfillmentMethodFeeTotal,
+      orderTotal: priced.orderTotal,
+      orderTotalWithServiceFee: priced.orderTotalWithServiceFee,
+    },
+  });
 }
 
 function lineSubtotal(line: CartLine): number {
   return line.quantity * line.selections.reduce((sum, selection) => sum + selection.priceMinor * selection.quantity, line.basePriceMinor);
-}
-
-function readCourierQuote(quote: Record<string, unknown> | null): { feeMinor: number; taxMinor: number } | null {
-  if (!quote) return null;
-  const fee = quote.feeMinor;
-  const tax = quote.taxMinor;
-  return typeof fee === "number" && typeof tax === "number" ? { feeMinor: fee, taxMinor: tax } : null;
 }

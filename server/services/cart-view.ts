@@ -119,7 +119,7 @@ export function toCartView(cart: CartRow, now: Date): CartView {
     },
     deliveryInfo: (cart.deliveryInfo as CartView["deliveryInfo"]) ?? null,
     deliveryQuote: (cart.deliveryQuote as CartView["deliveryQuote"]) ?? null,
-    tableServiceInfo: (cart.tableServiceInfo as CartView["tableServiceInfo"]) ?? null,
-    roomServiceInfo: (cart.roomServiceInfo as CartView["roomServiceInfo"]) ?? null,
+    tableServiceInfo: cart.tableServiceInfo ?? null,
+    roomServiceInfo: cart.roomServiceInfo ?? null,
   };
 }

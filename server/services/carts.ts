@@ -11,11 +11,12 @@ import { cartResponseHeaders, conflict, loadAuthorizedCart, requireIfMatch, type
 import { repriceCart } from "./cart-pricing";
 import { effectiveStatus, toCartView } from "./cart-view";
 import { runIdempotent } from "./idempotency";
+import { reconcileWithCatalog, withDetectedChanges } from "./revalidation";
 import { findLocation, type LocationWithMerchant } from "./locations";
 
 export type CartIds = { locationId: string; cartId: string };
 
-function idleExpiry(ctx: RequestContext, now: Date): Date {
+export function idleExpiry(ctx: Pick<RequestContext, "deps">, now: Date): Date {
   return new Date(now.getTime() + ctx.deps.env.CART_IDLE_TTL_MINUTES * 60_000);
 }
 
@@ -69,13 +70,15 @@ export async function createOrderingSession(
 }
 
 export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {
-  const cart = await loadAuthorizedCart(ctx.deps.database.db, ctx, ids.locationId, ids.cartId);
+  const db = ctx.deps.database.db;
+  const cart = await loadAuthorizedCart(db, ctx, ids.locationId, ids.cartId);
   Object.assign(ctx.response.headers, cartResponseHeaders(cart.revision));
-  return toCartView(cart, ctx.deps.now());
+  const now = ctx.deps.now();
+  return toCartView(await withDetectedChanges(db, cart, now), now);
 }
 
 export type MutationScope = { tx: Tx; cart: CartRow; location: LocationWithMerchant; now: Date };
-export type CartChange = Partial<Pick<CartRow, "lines" | "discount" | "gratuity" | "pickupType" | "orderDate" | "orderTime" | "status" | "courierTipMinor" | "deliveryInfo" | "deliveryQuote" | "lockedAt">>;
+export type CartChange = Partial<Pick<CartRow, "lines" | "discount" | "gratuity" | "pickupType" | "orderDate" | "orderTime" | "status" | "courierTipMinor" | "deliveryInfo" | "deliveryQuote" | "lockedAt" | "catalogRevision" | "policyRevision" | "catalogRevalidation">>;
 
 /**
  * The one path by which a cart changes: idempotency first, then credential, state and revision
@@ -99,7 +102,8 @@ export async function mutateCart(
     }
     if (cart.revision !== expectedRevision) throw conflict(cart.revision);
     const location = await findLocation(tx, cart.locationId, { allowSlug: false });
-    const patch = await change({ tx, cart, location, now });
+    const changed = await change({ tx, cart, location, now });
+    const patch = { ...changed, ...(await reconcileWithCatalog({ tx, cart, location, now }, changed)) };
     const next = { ...cart, ...patch };
     const [updated] = await tx
       .update(carts)

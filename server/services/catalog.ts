@@ -22,6 +22,7 @@ export function toProductView(product: ProductRow, currency: Currency) {
     imageUrl: product.imageUrl,
     categoryId: product.categoryId,
     available: product.available,
+    ...(product.maxQuantity !== null ? { maxQuantity: product.maxQuantity } : {}),
     modifierGroups: product.modifierGroups.map((group: ModifierGroup) => ({
       id: group.id,
       name: group.name,

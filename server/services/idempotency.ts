@@ -70,9 +70,7 @@ export async function runIdempotent<T>(
 ): Promise<T> {
   const key = requireIdempotencyKey(ctx);
   const scope = callerScope(ctx);
-  const requestFingerprint = createHash("sha256")
-    .update(canonicalJson({ operation: request.operation, input: request.input, ifMatch: ctx.header("if-match") ?? null }))
-    .digest("hex");
+  const requestFingerprint = requestFingerprintOf(ctx, request);
   const { env, database, now } = ctx.deps;
 
   const result = await database.db.transaction(async (tx) => {
@@ -121,4 +119,33 @@ export async function runIdempotent<T>(
   ctx.response.status = result.status;
   Object.assign(ctx.response.headers, result.headers);
   return result.body;
+}
+
+function requestFingerprintOf(ctx: RequestContext, request: { operation: string; input: unknown }): string {
+  return createHash("sha256")
+    .update(canonicalJson({ operation: request.operation, input: request.input, ifMatch: ctx.header("if-match") ?? null }))
+    .digest("hex");
+}
+
+/**
+ * For writes with an outside side effect between transactions (a card processor call): replays the
+ * stored outcome of this key before any work starts, so a retry of a completed request never
+ * repeats the work. Undefined when nothing is stored yet; the work then ends in `runIdempotent`,
+ * which stores the outcome (a concurrent duplicate meets its lock or replays there).
+ */
+export async function replayStoredOutcome<T>(ctx: RequestContext, request: { operation: string; input: unknown }): Promise<{ body: T } | undefined> {
+  const key = requireIdempotencyKey(ctx);
+  const scope = callerScope(ctx);
+  const { database, env, now } = ctx.deps;
+  const [existing] = await database.db
+    .select()
+    .from(idempotencyRecords)
+    .where(and(eq(idempotencyRecords.scope, scope), eq(idempotencyRecords.operation, request.operation), eq(idempotencyRecords.key, key)));
+  if (!existing || existing.expiresAt <= now()) return undefined;
+  if (existing.requestFingerprint !== requestFingerprintOf(ctx, request)) {
+    throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request");
+  }
+  ctx.response.status = existing.statusCode;
+  Object.assign(ctx.response.headers, existing.responseHeaders, { "Idempotent-Replayed": "true" });
+  return { body: JSON.parse(unseal(sealKey(env.secret), existing.responseSealed)) as T };
 }

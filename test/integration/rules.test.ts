@@ -12,8 +12,9 @@ afterAll(async () => {
   await app.close();
 });
 
-const writes = routeCases.filter((route) => route.kind === "write" || route.kind === "cartMutation");
-const cartRoutes = routeCases.filter((route) => route.kind === "cartRead" || route.kind === "cartMutation");
+const writes = routeCases.filter((route) => route.kind === "write" || route.kind === "cartMutation" || route.kind === "cartWrite");
+const cartRoutes = routeCases.filter((route) => route.kind === "cartRead" || route.kind === "cartMutation" || route.kind === "cartWrite");
+const receiptRoutes = routeCases.filter((route) => route.kind === "receiptRead");
 const mutations = routeCases.filter((route) => route.kind === "cartMutation");
 const withBody = routeCases.filter((route) => route.body !== undefined);
 
@@ -39,9 +40,9 @@ describe("the route table", () => {
 
 describe.each(routeCases)("$name", (route: RouteCase) => {
   it("succeeds with a valid request, with X-Request-Id and rate-limit headers", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const response = await send(app, route, cart, validHeaders(route, cart));
-    expect(response.status, response.text).toBe(route.name === "POST ordering session" ? 201 : 200);
+    expect(response.status, response.text).toBe(route.successStatus ?? (route.name === "POST ordering session" ? 201 : 200));
     expect(response.headers.get("x-request-id")).toMatch(/^req_.{8,}/);
     expect(Number(response.headers.get("x-ratelimit-remaining"))).toBeGreaterThanOrEqual(0);
     expect(Number(response.headers.get("x-ratelimit-reset"))).toBeGreaterThan(Date.now() / 1000 - 1);
@@ -49,23 +50,23 @@ describe.each(routeCases)("$name", (route: RouteCase) => {
   });
 
   it("answers an invalid path parameter with 400 VALIDATION_ERROR naming the field", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const tooLong = "x".repeat(129);
-    const path = route.path(cart).replace(/loc_harbor_kitchen_downtown|harbor-kitchen-downtown|loc_dune_grill_marina/, tooLong);
+    const path = route.invalidPath?.(cart) ?? route.path(cart).replace(/loc_harbor_kitchen_downtown|harbor-kitchen-downtown|loc_dune_grill_marina/, tooLong);
     const response = await app.call(route.method, path, { headers: validHeaders(route, cart), body: route.body?.(cart) });
     const body = expectEnvelope(response, 400, "VALIDATION_ERROR");
-    expect(JSON.stringify(body.details)).toMatch(/location/);
+    expect(JSON.stringify(body.details)).toMatch(route.invalidParam ?? /location/);
   });
 
   it("refuses a credential in the query string with 400 and does not honour it", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const separator = route.path(cart).includes("?") ? "&" : "?";
     const response = await send(app, route, cart, validHeaders(route, cart), { pathSuffix: `${separator}cartToken=${cart.token}` });
     expectEnvelope(response, 400, "VALIDATION_ERROR");
   });
 
   it("reflects only allowlisted origins and always varies on Origin", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const allowed = await send(app, route, cart, { ...validHeaders(route, cart), Origin: "https://shop.example.com" });
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://shop.example.com");
     expect(allowed.headers.get("access-control-expose-headers")).toMatch(/ETag.*X-Request-Id.*X-RateLimit-Remaining/);
@@ -78,7 +79,7 @@ describe.each(routeCases)("$name", (route: RouteCase) => {
 
 describe.each(writes)("write: $name", (route) => {
   it("needs an Idempotency-Key (400 IDEMPOTENCY_KEY_REQUIRED) and changes nothing without one", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const headers = validHeaders(route, cart);
     delete headers["Idempotency-Key"];
     expectEnvelope(await send(app, route, cart, headers), 400, "IDEMPOTENCY_KEY_REQUIRED");
@@ -87,14 +88,14 @@ describe.each(writes)("write: $name", (route) => {
   });
 
   it("rejects a key that breaks the spec's pattern with 400", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     for (const key of ["short", "has spaces in it here!", "x".repeat(129), "ümlaut-keys-are-not-allowed"]) {
       expectEnvelope(await send(app, route, cart, { ...validHeaders(route, cart), "Idempotency-Key": key }), 400, "VALIDATION_ERROR");
     }
   });
 
   it("replays a retry of the identical request: same status, body and ETag, one effect", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const headers = validHeaders(route, cart);
     const first = await send(app, route, cart, headers);
     expect(first.status, first.text).toBeLessThan(300);
@@ -110,7 +111,7 @@ describe.each(writes)("write: $name", (route) => {
   });
 
   it("answers 409 IDEMPOTENCY_KEY_REUSED for the same key on a different request", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const headers = validHeaders(route, cart);
     const first = await send(app, route, cart, headers);
     expect(first.status, first.text).toBeLessThan(300);
@@ -126,7 +127,7 @@ describe.each(writes)("write: $name", (route) => {
 
 describe.each(mutations)("cart mutation: $name", (route) => {
   it("answers 428 without If-Match, 400 for a malformed one, and changes nothing", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const headers = validHeaders(route, cart);
     delete headers["If-Match"];
     expectEnvelope(await send(app, route, cart, headers), 428, "PRECONDITION_REQUIRED");
@@ -138,7 +139,7 @@ describe.each(mutations)("cart mutation: $name", (route) => {
   });
 
   it("answers a stale If-Match with 409 CART_CONFLICT carrying the current revision", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const current = Number(/cart-(\d+)/.exec(cart.etag)?.[1]);
     const response = await send(app, route, cart, { ...validHeaders(route, cart), "If-Match": `W/"cart-${current - 1}"` });
     const body = expectEnvelope(response, 409, "CART_CONFLICT");
@@ -146,17 +147,20 @@ describe.each(mutations)("cart mutation: $name", (route) => {
   });
 
   it("answers a successful change with the Cart, a new ETag and private, no-store", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const response = await send(app, route, cart, validHeaders(route, cart));
     expect(response.status, response.text).toBe(200);
-    const revision = (response.body as { revision: number }).revision;
+    const revision =
+      route.returnsCart === false
+        ? ((await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } })).body as { revision: number }).revision
+        : (response.body as { revision: number }).revision;
     expect(response.headers.get("etag")).toBe(`"cart-${revision}"`);
     expect(response.headers.get("etag")).not.toBe(cart.etag);
     expect(response.headers.get("cache-control")).toBe("private, no-store");
   });
 
   it("refuses an expired cart with 409 CART_IMMUTABLE", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const expired = await app.call("DELETE", `/locations/${cart.locationId}/carts/${cart.cartId}`, {
       headers: { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": idemKey() },
     });
@@ -169,7 +173,7 @@ describe.each(mutations)("cart mutation: $name", (route) => {
 
 describe.each(cartRoutes)("cart credential: $name", (route) => {
   it("is 401 without a credential, 401 for an unknown token, 403 for another cart's token, 404 for a missing cart", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const other = await startCart(app);
     const headers = validHeaders(route, cart);
     delete headers["X-Cart-Token"];
@@ -181,9 +185,21 @@ describe.each(cartRoutes)("cart credential: $name", (route) => {
   });
 });
 
+describe.each(receiptRoutes)("receipt credential: $name", (route) => {
+  it("is 401 without a token or with an unknown one, 403 with another receipt's token, 404 for a missing receipt; a cart token is not one", async () => {
+    const cart = await prepareCart(app, route);
+    const other = await prepareCart(app, route);
+    expectEnvelope(await send(app, route, cart, {}), 401, "UNAUTHORIZED");
+    expectEnvelope(await send(app, route, cart, { "X-Receipt-Token": "rt_not-a-real-token" }), 401, "UNAUTHORIZED");
+    expectEnvelope(await send(app, route, cart, { "X-Receipt-Token": cart.token }), 401, "UNAUTHORIZED");
+    expectEnvelope(await send(app, route, cart, { "X-Receipt-Token": other.receiptToken }), 403, "FORBIDDEN");
+    expectEnvelope(await send(app, route, { ...cart, receiptId: "rcpt_does_not_exist" }, validHeaders(route, cart)), 404, "NOT_FOUND");
+  });
+});
+
 describe.each(withBody)("body rules: $name", (route) => {
   it("answers malformed JSON, a non-JSON content type, a non-object body and an oversized body with 400", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const headers = validHeaders(route, cart);
     const path = route.path(cart);
     expectEnvelope(await app.call(route.method, path, { headers: { ...headers, "content-type": "application/json" }, rawBody: "{not json" }), 400, "VALIDATION_ERROR");
@@ -194,7 +210,7 @@ describe.each(withBody)("body rules: $name", (route) => {
   });
 
   it("rejects unknown body properties and wrongly typed fields with 400 naming the field", async () => {
-    const cart = await prepareCart(app);
+    const cart = await prepareCart(app, route);
     const response = await send(app, route, cart, validHeaders(route, cart), { body: { ...route.body?.(cart), notAField: true } });
     const body = expectEnvelope(response, 400, "VALIDATION_ERROR");
     expect(JSON.stringify(body.details)).toMatch(/notAField|unrecognized/i);
@@ -223,7 +239,7 @@ describe("CORS preflight", () => {
 describe("conditional reads", () => {
   it("serves anonymous reads with an ETag and answers If-None-Match with 304", async () => {
     for (const route of routeCases.filter((candidate) => candidate.kind === "anonymousRead")) {
-      const cart = await prepareCart(app);
+      const cart = await prepareCart(app, route);
       const first = await send(app, route, cart, {});
       const etag = first.headers.get("etag");
       expect(etag, route.name).toBeTruthy();

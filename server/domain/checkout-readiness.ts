@@ -1,0 +1,78 @@
+import { AppError } from "../errors";
+import type { CartLine } from "./cart-types";
+import { changeKind, type CatalogRevalidation } from "./revalidation";
+import { deliveryQuoteState, type DeliveryCartFacts } from "./delivery";
+
+/**
+ * Whether a cart may be paid for right now, as far as its quote goes. Checkout calls this before
+ * any money moves and refuses with 409 REQUOTE_REQUIRED while the list is not empty; the client
+ * then calls PUT .../validate-and-update (and resolves or accepts what it reports).
+ */
+export type CheckoutBlockerCode =
+  | "NO_QUOTE"
+  | "QUOTE_EXPIRED"
+  | "CATALOG_CHANGED"
+  | "POLICY_CHANGED"
+  | "DELIVERY_ADDRESS_MISSING"
+  | "DELIVERY_QUOTE_MISSING"
+  | "DELIVERY_QUOTE_STALE"
+  | "DELIVERY_QUOTE_EXPIRED"
+  | "BLOCKING_CHANGES"
+  | "CHANGES_NOT_ACKNOWLEDGED";
+
+export type CheckoutBlocker = { code: CheckoutBlockerCode; message: string; paths?: string[] };
+
+export type CheckoutCart = DeliveryCartFacts & {
+  lines: readonly CartLine[];
+  catalogRevision: number;
+  policyRevision: number;
+  quoteFingerprint: string | null;
+  quoteExpiresAt: Date | null;
+  catalogRevalidation: CatalogRevalidation | null;
+};
+
+export type CheckoutLocation = { catalogRevision: number; policyRevision: number };
+
+export function checkoutBlockers(cart: CheckoutCart, location: CheckoutLocation, now: Date): CheckoutBlocker[] {
+  const blockers: CheckoutBlocker[] = [];
+  if (cart.quoteFingerprint === null || cart.quoteExpiresAt === null) {
+    blockers.push({ code: "NO_QUOTE", message: "The cart has no priced quote (is it empty?)" });
+  } else if (cart.quoteExpiresAt.getTime() <= now.getTime()) {
+    blockers.push({ code: "QUOTE_EXPIRED", message: "The cart's quote has expired" });
+  }
+  if (cart.catalogRevision !== location.catalogRevision) {
+    blockers.push({ code: "CATALOG_CHANGED", message: "The menu changed since the cart was priced" });
+  }
+  if (cart.policyRevision !== location.policyRevision) {
+    blockers.push({ code: "POLICY_CHANGED", message: "Fees, hours or fulfilment changed since the cart was priced" });
+  }
+  if (cart.fulfilmentMethod === "delivery") {
+    if (!cart.deliveryInfo) {
+      blockers.push({ code: "DELIVERY_ADDRESS_MISSING", message: "A delivery cart needs an address (PUT .../set-delivery)" });
+    } else {
+      const state = deliveryQuoteState(cart, now);
+      if (state === "none") blockers.push({ code: "DELIVERY_QUOTE_MISSING", message: "The delivery has no courier quote" });
+      if (state === "stale") blockers.push({ code: "DELIVERY_QUOTE_STALE", message: "The address, order time or subtotal changed since the courier quote" });
+      if (state === "expired") blockers.push({ code: "DELIVERY_QUOTE_EXPIRED", message: "The courier quote has expired" });
+    }
+  }
+  const revalidation = cart.catalogRevalidation;
+  if (revalidation?.required) {
+    const pending = revalidation.changeSet.changes.filter((change) => changeKind(change) === "blocking");
+    if (pending.length > 0) {
+      blockers.push({ code: "BLOCKING_CHANGES", message: "Some changes must be resolved before checkout", paths: pending.map((change) => change.path) });
+    } else {
+      blockers.push({ code: "CHANGES_NOT_ACKNOWLEDGED", message: "Changes to the cart must be reviewed and accepted" });
+    }
+  }
+  return blockers;
+}
+
+/** Throws 409 REQUOTE_REQUIRED, listing the blockers, unless the cart may be paid for now. */
+export function assertCheckoutReady(cart: CheckoutCart, location: CheckoutLocation, now: Date): void {
+  const blockers = checkoutBlockers(cart, location, now);
+  if (blockers.length === 0) return;
+  throw new AppError("REQUOTE_REQUIRED", "The cart must be revalidated before payment: call PUT .../validate-and-update, then resolve or accept what it reports", {
+    details: { blockers },
+  });
+}

@@ -1,0 +1,89 @@
+import Stripe from "stripe";
+import { toProcessorIntent, verifyStripeWebhook } from "./stripe-shape";
+import { PaymentProcessorError, type PaymentProcessor, type ProcessorIntent } from "./types";
+
+export type StripeProcessorOptions = {
+  secretKey: string;
+  webhookSecret: string;
+  /** e.g. http://127.0.0.1:12111 for a local fake; unset means api.stripe.com. */
+  apiBase?: string | undefined;
+  timeoutMs: number;
+  maxNetworkRetries: number;
+};
+
+/**
+ * PaymentIntents on Stripe through the official SDK. Every write carries our own idempotency key
+ * (the SDK would otherwise invent a random one per call, and a retry after a crash would create a
+ * second intent), the timeout is ours rather than the SDK's 80 s, and intents use manual capture.
+ */
+export function createStripeProcessor(options: StripeProcessorOptions): PaymentProcessor & { client: Stripe } {
+  const base = options.apiBase ? new URL(options.apiBase) : undefined;
+  const client = new Stripe(options.secretKey, {
+    timeout: options.timeoutMs,
+    maxNetworkRetries: options.maxNetworkRetries,
+    telemetry: false,
+    appInfo: { name: "storefront-ordering-service" },
+    ...(base
+      ? {
+          host: base.hostname,
+          port: base.port || (base.protocol === "http:" ? 80 : 443),
+          protocol: base.protocol === "http:" ? ("http" as const) : ("https" as const),
+        }
+      : {}),
+  });
+  const expand = ["payment_method"];
+
+  async function call(operation: () => Promise<Stripe.PaymentIntent>): Promise<ProcessorIntent> {
+    try {
+      return toProcessorIntent(await operation());
+    } catch (error) {
+      // A decline comes back as a card error carrying the intent: an answer, not a failure.
+      if (error instanceof Stripe.errors.StripeCardError && error.payment_intent) return toProcessorIntent(error.payment_intent);
+      throw translate(error);
+    }
+  }
+
+  return {
+    name: "stripe",
+    client,
+    createOrUpdateIntent: ({ intentId, terms, idempotencyKey }) =>
+      call(() =>
+        intentId === null
+          ? client.paymentIntents.create(
+              {
+                amount: terms.amountMinor,
+                currency: terms.currency,
+                metadata: terms.metadata,
+                description: terms.description,
+                capture_method: "manual",
+                allowed_payment_method_types: ["card"],
+                expand,
+              },
+              { idempotencyKey },
+            )
+          : client.paymentIntents.update(
+              intentId,
+              { amount: terms.amountMinor, currency: terms.currency, metadata: terms.metadata, description: terms.description, expand },
+              { idempotencyKey },
+            ),
+      ),
+    retrieveIntent: (intentId) => call(() => client.paymentIntents.retrieve(intentId, { expand })),
+    confirmIntent: ({ intentId, paymentMethodId, idempotencyKey }) =>
+      call(() => client.paymentIntents.confirm(intentId, { payment_method: paymentMethodId, expand }, { idempotencyKey })),
+    captureIntent: ({ intentId, idempotencyKey }) => call(() => client.paymentIntents.capture(intentId, { expand }, { idempotencyKey })),
+    cancelIntent: ({ intentId, idempotencyKey }) => call(() => client.paymentIntents.cancel(intentId, { expand }, { idempotencyKey })),
+    parseWebhookEvent: (rawBody, signature, receivedAt) => verifyStripeWebhook(rawBody, signature, options.webhookSecret, receivedAt),
+  };
+}
+
+function translate(error: unknown): unknown {
+  if (!(error instanceof Stripe.errors.StripeError)) return error;
+  if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || error instanceof Stripe.errors.StripeRateLimitError) {
+    return new PaymentProcessorError("unavailable", error.message, { cause: error });
+  }
+  if ((error.statusCode ?? 0) >= 500) return new PaymentProcessorError("unavailable", error.message, { cause: error });
+  if (error.code === "payment_intent_unexpected_state") return new PaymentProcessorError("invalid_state", error.message, { cause: error });
+  if (error.code === "resource_missing" && error.statusCode === 404) return new PaymentProcessorError("not_found", error.message, { cause: error });
+  if (error instanceof Stripe.errors.StripeInvalidRequestError) return new PaymentProcessorError("invalid_request", error.message, { cause: error });
+  return new PaymentProcessorError("rejected", error.message, { cause: error });
+}

@@ -1,0 +1,52 @@
+import type { IntentTerms, ProcessorIntent } from "../../domain/payments";
+
+export type { IntentTerms, ProcessorIntent };
+
+/**
+ * - unavailable: the processor could not be reached or failed on its side; retrying is safe.
+ * - invalid_state: the intent cannot take this operation in its current status.
+ * - not_found: no such intent.
+ * - invalid_request: the processor refused a parameter (e.g. an unknown payment method id).
+ * - rejected: the processor refused us (bad API key, permissions, an idempotency key reused with
+ *   other parameters): a bug or misconfiguration, never the customer's doing.
+ */
+export type ProcessorErrorKind = "unavailable" | "invalid_state" | "not_found" | "invalid_request" | "rejected";
+
+export class PaymentProcessorError extends Error {
+  readonly kind: ProcessorErrorKind;
+
+  constructor(kind: ProcessorErrorKind, message: string, options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = "PaymentProcessorError";
+    this.kind = kind;
+  }
+}
+
+export class WebhookSignatureError extends Error {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.name = "WebhookSignatureError";
+  }
+}
+
+/** The part of a verified webhook event the service acts on; the intent itself is re-read from the processor. */
+export type WebhookEvent = { id: string; type: string; intentId: string | null };
+
+/**
+ * A card processor holding PaymentIntents with manual capture: the customer's confirmation only
+ * authorizes, and the service captures after checking the authorization against the locked cart.
+ * Every write takes an idempotency key chosen by the caller (never a random one), so a retry after
+ * a crash reaches the same intent and the same charge.
+ */
+export interface PaymentProcessor {
+  readonly name: "stripe" | "simulated";
+  /** Creates the intent (intentId null) or amends its amount and metadata. */
+  createOrUpdateIntent(request: { intentId: string | null; terms: IntentTerms; idempotencyKey: string }): Promise<ProcessorIntent>;
+  retrieveIntent(intentId: string): Promise<ProcessorIntent>;
+  /** Server-side confirmation with a payment method id. A decline answers the declined intent; it does not throw. */
+  confirmIntent(request: { intentId: string; paymentMethodId: string; idempotencyKey: string }): Promise<ProcessorIntent>;
+  captureIntent(request: { intentId: string; idempotencyKey: string }): Promise<ProcessorIntent>;
+  cancelIntent(request: { intentId: string; idempotencyKey: string }): Promise<ProcessorIntent>;
+  /** Verifies the signature over the raw body (throws WebhookSignatureError) and extracts the event. */
+  parseWebhookEvent(rawBody: string, signature: string | null, receivedAt: Date): WebhookEvent;
+}

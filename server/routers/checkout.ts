@@ -1,0 +1,91 @@
+import { z } from "zod";
+import { cartPath } from "../schemas/cart";
+import { orderResultSchema, paymentBodySchema, paymentSessionSchema, ratingBodySchema, ratingSchema } from "../schemas/checkout";
+import { cartReadHeaders, pollResponseHeaders, privateResponseHeaders } from "../schemas/common";
+import { getOrderResult } from "../services/checkout/order-result";
+import { createPaymentSession } from "../services/checkout/payment-session";
+import { reportPayment } from "../services/checkout/payments";
+import { rateOrder } from "../services/checkout/rating";
+import { procedure, router } from "../trpc/init";
+import { cartCheckoutMeta, cartMutationMeta, protectedReadMeta } from "./meta";
+
+const tags = ["Checkout"];
+const cartBase = "/locations/{locationId}/carts/{cartId}";
+
+export const checkoutRouter = router({
+  paymentSession: procedure
+    .meta(
+      cartMutationMeta({
+        method: "POST",
+        path: `${cartBase}/payment-session`,
+        tags,
+        summary: "Create or recover the payment session for the cart's current quote",
+        description:
+          "Answers the client secret of the cart's one PaymentIntent, carrying exactly the quote's total (orderTotalWithServiceFeeAmount). Call it again after the cart changed: the same intent is amended. It does not change what the customer pays, but like every cart change it moves the revision: use the returned ETag next. Totals below the card processor's minimum charge (USD 0.50, GBP 0.30, AUD 0.50, AED 2.00) are 409 RESOURCE_CONFLICT; a stale or expired quote is 409 REQUOTE_REQUIRED.",
+      }),
+    )
+    .input(z.strictObject({ ...cartPath }))
+    .output(paymentSessionSchema)
+    .mutation(({ ctx, input }) => createPaymentSession(ctx, input)),
+
+  payments: procedure
+    .meta(
+      cartCheckoutMeta(
+        {
+          method: "POST",
+          path: `${cartBase}/payments`,
+          tags,
+          summary: "Report the confirmed payment; answers the order result",
+          description:
+            "Send it after confirming the payment session in the browser, or with paymentMethodId to confirm on the server. The precondition is quoteFingerprint, not If-Match: a different or expired quote, or an unresolved blocking revalidation, is 409 REQUOTE_REQUIRED and nothing is charged. The cart is LOCKED while the payment is settled; a declined card answers `failed` and the cart is OPEN again (new revision) for another card. Retrying never charges twice.",
+        },
+        pollResponseHeaders,
+      ),
+    )
+    .input(z.strictObject({ ...cartPath, ...paymentBodySchema }))
+    .output(orderResultSchema)
+    .mutation(({ ctx, input }) => {
+      const { locationId, cartId, ...report } = input;
+      return reportPayment(ctx, { locationId, cartId }, report);
+    }),
+
+  orderResult: procedure
+    .meta(
+      protectedReadMeta(
+        {
+          method: "GET",
+          path: `${cartBase}/order-result`,
+          tags,
+          summary: "Poll the outcome of the cart's payment",
+          description:
+            "`payment_pending` and `order_pending`: poll again after pollAfterMs (Retry-After). `completed`: the order exists and the restaurant accepted it; the cart's own X-Cart-Token also receives the receipt capability. `failed`: the reason, and the cart is OPEN for another attempt.",
+        },
+        cartReadHeaders,
+        pollResponseHeaders,
+      ),
+    )
+    .input(z.object(cartPath))
+    .output(orderResultSchema)
+    .query(({ ctx, input }) => getOrderResult(ctx, input)),
+
+  rating: procedure
+    .meta(
+      cartCheckoutMeta(
+        {
+          method: "POST",
+          path: `${cartBase}/rating`,
+          tags,
+          summary: "Rate the completed order (once)",
+          description: "A 1-5 rating with an optional comment. One rating per order: a second one is 409 RESOURCE_CONFLICT. No If-Match: a completed cart no longer changes.",
+        },
+        privateResponseHeaders,
+        201,
+      ),
+    )
+    .input(z.strictObject({ ...cartPath, ...ratingBodySchema }))
+    .output(ratingSchema)
+    .mutation(({ ctx, input }) => {
+      const { locationId, cartId, ...rating } = input;
+      return rateOrder(ctx, { locationId, cartId }, rating);
+    }),
+});

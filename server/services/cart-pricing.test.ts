@@ -1,0 +1,193 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { AppliedDiscount, CartLine, GratuityChoice } from "../domain/cart-types";
+import type { FeePolicy, FulfilmentPolicy } from "../domain/catalog-types";
+import type { DeliveryQuote } from "../domain/delivery";
+import { repriceCart } from "./cart-pricing";
+
+/** Property tests of the quote fingerprint: it moves exactly when what the customer pays moves. */
+
+const now = new Date("2030-01-07T15:00:00.000Z");
+const fees: FeePolicy = {
+  taxRate: "0.0625",
+  serviceFeeRate: "0.03",
+  serviceFeeFixMinor: 0,
+  enterpriseFeeRate: "0.01",
+  enterpriseFeeFixMinor: 10,
+  paymentProcessingFeeRate: "0.029",
+  paymentProcessingFeeFixMinor: 30,
+};
+const fulfilment: FulfilmentPolicy = {
+  takeout: { enabled: true, feeFixMinor: 0, feeRate: "0", leadMinutes: 15, slotMinutes: 15 },
+  delivery: { enabled: true, feeFixMinor: 199, feeRate: "0.02", leadMinutes: 45, slotMinutes: 15 },
+};
+const location = { fees, fulfilment };
+
+type PricedInput = Parameters<typeof repriceCart>[0];
+
+const selectionArb = fc.record({
+  modifierGroupId: fc.constantFrom("mg_a", "mg_b", "mg_c"),
+  modifierGroupName: fc.constant("Group"),
+  optionId: fc.constantFrom("opt_1", "opt_2", "opt_3"),
+  optionName: fc.constant("Option"),
+  quantity: fc.integer({ min: 1, max: 3 }),
+  priceMinor: fc.integer({ min: 0, max: 500 }),
+});
+
+const lineArb = fc.record({
+  productId: fc.constantFrom("prd_a", "prd_b", "prd_c", "prd_d"),
+  quantity: fc.integer({ min: 1, max: 20 }),
+  basePriceMinor: fc.integer({ min: 0, max: 5_000 }),
+  selections: fc.array(selectionArb, { maxLength: 3 }),
+  specialInstructions: fc.string({ maxLength: 12 }),
+});
+
+const discountArb: fc.Arbitrary<AppliedDiscount | null> = fc.oneof(
+  fc.constant(null),
+  fc.record({ code: fc.constant("RATE"), rate: fc.constantFrom("0.05", "0.10", "0.25"), amountMinor: fc.constant(null), minimumSubtotalMinor: fc.constant(0) }),
+  fc.record({ code: fc.constant("FIXED"), rate: fc.constant(null), amountMinor: fc.integer({ min: 1, max: 2_000 }), minimumSubtotalMinor: fc.constant(0) }),
+);
+
+const gratuityArb: fc.Arbitrary<GratuityChoice | null> = fc.oneof(
+  fc.constant(null),
+  fc.record({ kind: fc.constant("rate" as const), rate: fc.constantFrom("0.15", "0.18", "0.2") }),
+  fc.record({ kind: fc.constant("amount" as const), amountMinor: fc.integer({ min: 0, max: 3_000 }) }),
+);
+
+const courierArb = fc.record({ feeMinor: fc.integer({ min: 0, max: 2_000 }), taxMinor: fc.integer({ min: 0, max: 300 }), tipMinor: fc.integer({ min: 0, max: 1_500 }) });
+
+const cartArb = fc
+  .record({
+    lines: fc.array(lineArb, { minLength: 1, maxLength: 6 }),
+    discount: discountArb,
+    gratuity: gratuityArb,
+    delivery: fc.option(courierArb, { nil: null }),
+  })
+  .map(({ lines, discount, gratuity, delivery }): PricedInput => ({
+    lines: lines.map(
+      (line, index): CartLine => ({
+        ...line,
+        id: `li_${index}`,
+        name: line.productId,
+        description: "",
+        imageUrl: "",
+        categoryId: "cat",
+        itemUnavailableAction: "remove_item",
+      }),
+    ),
+    discount,
+    gratuity,
+    currency: "usd",
+    fulfilmentMethod: delivery ? "delivery" : "takeout",
+    courierTipMinor: delivery ? delivery.tipMinor : null,
+    deliveryQuote: delivery ? quote(delivery.feeMinor, delivery.taxMinor, delivery.tipMinor) : null,
+  }));
+
+function quote(feeMinor: number, taxMinor: number, courierTipMinor: number): DeliveryQuote {
+  return {
+    provider: "PARTNER_DRIVE",
+    externalDeliveryId: "dlv_1",
+    quoteFingerprint: "0".repeat(64),
+    feeMinor,
+    taxMinor,
+    courierTipMinor,
+    currency: "usd",
+    quotedAt: now.toISOString(),
+    expiresAt: new Date(now.getTime() + 5 * 60_000).toISOString(),
+  };
+}
+
+const fingerprintOf = (cart: PricedInput, at = now, where = location) => repriceCart(cart, where, at).quoteFingerprint;
+
+/** A permutation of 0..n-1 drawn from a seed. */
+function permute<T>(items: readonly T[], seed: number): T[] {
+  return items
+    .map((item, index) => ({ item, rank: Math.imul(index + 1, 2654435761 ^ seed) >>> 0 }))
+    .sort((a, b) => a.rank - b.rank)
+    .map(({ item }) => item);
+}
+
+type Mutation = (cart: PricedInput, index: number, delta: number) => PricedInput;
+
+function onLine(cart: PricedInput, index: number, change: (line: CartLine) => CartLine): PricedInput {
+  const at = index % cart.lines.length;
+  return { ...cart, lines: cart.lines.map((line, position) => (position === at ? change(line) : line)) };
+}
+
+/** Changes that always alter what the customer pays (or pays for). */
+const pricedMutations: Record<string, Mutation> = {
+  productPrice: (cart, index, delta) => onLine(cart, index, (line) => ({ ...line, basePriceMinor: line.basePriceMinor + delta })),
+  quantity: (cart, index, delta) => onLine(cart, index, (line) => ({ ...line, quantity: line.quantity + delta })),
+  optionPrice: (cart, index, delta) =>
+    onLine(cart, index, (line) => ({
+      ...line,
+      selections: [...line.selections, { modifierGroupId: "mg_z", modifierGroupName: "Z", optionId: "opt_z", optionName: "Z", quantity: 1, priceMinor: delta }],
+    })),
+  product: (cart, index) => onLine(cart, index, (line) => ({ ...line, productId: `${line.productId}_other` })),
+  addLine: (cart, _index, delta) => ({ ...cart, lines: [...cart.lines, { ...(cart.lines[0] as CartLine), id: "li_new", basePriceMinor: delta }] }),
+  courierFee: (cart, _index, delta) => (cart.deliveryQuote ? { ...cart, deliveryQuote: { ...cart.deliveryQuote, feeMinor: cart.deliveryQuote.feeMinor + delta } } : onLine(cart, 0, (line) => ({ ...line, quantity: line.quantity + delta }))),
+  courierTax: (cart, _index, delta) => (cart.deliveryQuote ? { ...cart, deliveryQuote: { ...cart.deliveryQuote, taxMinor: cart.deliveryQuote.taxMinor + delta } } : onLine(cart, 0, (line) => ({ ...line, basePriceMinor: line.basePriceMinor + delta }))),
+  courierTip: (cart, _index, delta) =>
+    cart.deliveryQuote
+      ? { ...cart, courierTipMinor: (cart.courierTipMinor ?? 0) + delta, deliveryQuote: { ...cart.deliveryQuote, courierTipMinor: cart.deliveryQuote.courierTipMinor + delta } }
+      : { ...cart, gratuity: { kind: "amount", amountMinor: (cart.gratuity?.kind === "amount" ? cart.gratuity.amountMinor : 100_000) + delta } },
+  gratuity: (cart, _index, delta) => ({ ...cart, gratuity: { kind: "amount", amountMinor: (cart.gratuity?.kind === "amount" ? cart.gratuity.amountMinor : 100_000) + delta } }),
+};
+
+describe("quote fingerprint (property tests)", () => {
+  it("is a 64-hex digest of a non-empty cart, deterministic", () => {
+    fc.assert(
+      fc.property(cartArb, (cart) => {
+        const value = fingerprintOf(cart);
+        expect(value).toMatch(/^[0-9a-f]{64}$/);
+        expect(fingerprintOf(structuredClone(cart))).toBe(value);
+      }),
+    );
+  });
+
+  it("is stable under re-ordering (and re-numbering) of the lines", () => {
+    fc.assert(
+      fc.property(cartArb, fc.integer(), (cart, seed) => {
+        const reordered = permute(cart.lines, seed).map((line, index) => ({ ...line, id: `li_reordered_${index}` }));
+        expect(fingerprintOf({ ...cart, lines: reordered })).toBe(fingerprintOf(cart));
+      }),
+    );
+  });
+
+  it("ignores what does not change the charge: instructions, merchant-borne fees, the clock, the courier quote's id and expiry", () => {
+    fc.assert(
+      fc.property(cartArb, fc.string({ maxLength: 10 }), fc.integer({ min: 1, max: 10_000_000 }), (cart, text, shiftMs) => {
+        const base = fingerprintOf(cart);
+        expect(fingerprintOf({ ...cart, lines: cart.lines.map((line) => ({ ...line, specialInstructions: line.specialInstructions + text })) })).toBe(base);
+        const merchantFees = { ...location, fees: { ...fees, enterpriseFeeRate: "0.02", enterpriseFeeFixMinor: 99, paymentProcessingFeeRate: "0.035", paymentProcessingFeeFixMinor: 45 } };
+        expect(fingerprintOf(cart, now, merchantFees)).toBe(base);
+        expect(fingerprintOf(cart, new Date(now.getTime() + shiftMs))).toBe(base);
+        if (cart.deliveryQuote) {
+          const renewed = { ...cart.deliveryQuote, externalDeliveryId: "dlv_2", expiresAt: new Date(now.getTime() + shiftMs).toISOString() };
+          expect(fingerprintOf({ ...cart, deliveryQuote: renewed })).toBe(base);
+        }
+      }),
+    );
+  });
+
+  it("changes when any priced input changes", () => {
+    fc.assert(
+      fc.property(cartArb, fc.constantFrom(...Object.keys(pricedMutations)), fc.nat(), fc.integer({ min: 1, max: 1_000 }), (cart, name, index, delta) => {
+        const mutate = pricedMutations[name];
+        if (!mutate) throw new Error(name);
+        expect(fingerprintOf(mutate(cart, index, delta))).not.toBe(fingerprintOf(cart));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("changes with a customer-facing fee and leaves an empty cart without a quote", () => {
+    fc.assert(
+      fc.property(cartArb, (cart) => {
+        const dearerService = { ...location, fees: { ...fees, serviceFeeFixMinor: fees.serviceFeeFixMinor + 25 } };
+        expect(fingerprintOf(cart, now, dearerService)).not.toBe(fingerprintOf(cart));
+        expect(fingerprintOf({ ...cart, lines: [] })).toBeNull();
+      }),
+    );
+  });
+});

@@ -1,0 +1,237 @@
+import { and, eq } from "drizzle-orm";
+import type { Tx } from "../../../db/client";
+import { carts, orders, paymentAttempts, paymentSessions } from "../../../db/schema";
+import type { AppDeps } from "../../app/deps";
+import { failureOf, intentCarriesTerms, intentTermsFor, type PaymentFailure, type ProcessorIntent } from "../../domain/payments";
+import { PaymentProcessorError } from "../../integrations/payments/types";
+import { logger } from "../../log";
+import { newId } from "../../security/tokens";
+import type { CartRow } from "../cart-access";
+import { effectiveStatus } from "../cart-view";
+import { findLocation } from "../locations";
+import { placeOrder } from "./order-placement";
+import { lostIntent, processorCall, retrieveOrNull } from "./processor-calls";
+import { quoteProblems } from "./quote-guard";
+
+type AttemptRow = typeof paymentAttempts.$inferSelect;
+
+/**
+ * The next thing the finalizer must do outside a transaction, or nothing. `stateKey` names the
+ * state of the pending attempt the step was decided on; an intent read for one attempt state is
+ * never used to decide about another (see `attemptStateKey`).
+ */
+type Step =
+  | { kind: "done" }
+  | { kind: "observe"; intentId: string; stateKey: string }
+  | { kind: "confirm"; attemptId: string; intentId: string; paymentMethodId: string; idempotencyKey: string }
+  | { kind: "capture"; intentId: string; idempotencyKey: string; stateKey: string };
+
+/** An intent as read from the processor, and the attempt state it was read after (undefined: read before any decision). */
+type Observation = { intent: ProcessorIntent; stateKey: string | undefined };
+
+const MAX_STEPS = 8;
+
+/**
+ * The only writer of a payment's outcome. The client's report (POST .../payments), order-result
+ * polling and the processor's webhook all call it, in any order, any number of times, at once.
+ *
+ * Each step is decided in one transaction holding the cart row lock (SELECT ... FOR UPDATE), from
+ * the database and the intent as the processor reports it now (never from a webhook payload, so a
+ * late or repeated event cannot move anything backwards). Processor calls happen between
+ * transactions, with idempotency keys that every caller derives identically, so concurrent
+ * finalizers send the same confirmation or capture and the processor performs it once.
+ *
+ * Money moves only by capture, and capture happens only while the cart is LOCKED for an attempt on
+ * that intent and the authorized amount, currency, cart and quote equal the locked cart's quote.
+ * Exactly one order per cart is the `orders.cart_id` unique constraint; the lock makes it the
+ * normal path rather than an error path.
+ */
+export async function settleCart(deps: AppDeps, cartId: string, options: { observed?: ProcessorIntent } = {}): Promise<void> {
+  let observation: Observation | undefined = options.observed ? { intent: options.observed, stateKey: undefined } : undefined;
+  let confirmedAttempt: string | undefined;
+  for (let steps = 0; steps < MAX_STEPS; steps++) {
+    const current = observation;
+    const step = await deps.database.db.transaction((tx) => decide(tx, deps, cartId, current, confirmedAttempt));
+    confirmedAttempt = undefined;
+    switch (step.kind) {
+      case "done":
+        return;
+      case "observe":
+        observation = { intent: (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId), stateKey: step.stateKey };
+        break;
+      case "confirm":
+        // The confirmation's own answer: decide() marks the attempt confirmed and trusts it.
+        observation = { intent: await confirm(deps, step), stateKey: undefined };
+        confirmedAttempt = step.attemptId;
+        break;
+      case "capture":
+        observation = { intent: await capture(deps, step), stateKey: step.stateKey };
+        break;
+    }
+  }
+  throw new Error(`settlement of cart ${cartId} did not finish in ${MAX_STEPS} steps`);
+}
+
+/**
+ * The pending attempt's state as far as reading the intent goes: which attempt, and whether its
+ * confirmation was sent. An intent read before the attempt existed or before its confirmation (by a
+ * webhook or a poll racing the report) may show a state the confirmation has since replaced; acting
+ * on it could fail an attempt that is being authorized. So an attempt is decided on only with an
+ * intent read after a transaction saw the attempt in the same state.
+ */
+function attemptStateKey(attempt: AttemptRow | undefined): string {
+  return attempt ? `${attempt.id}|${attempt.confirmedAt ? "confirmed" : "unconfirmed"}` : "none";
+}
+
+async function decide(tx: Tx, deps: AppDeps, cartId: string, observation: Observation | undefined, confirmedAttempt: string | undefined): Promise<Step> {
+  const [cart] = await tx.select().from(carts).where(eq(carts.id, cartId)).for("update");
+  if (!cart) return { kind: "done" };
+  const [order] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.cartId, cartId));
+  if (order) return { kind: "done" };
+
+  const [attempt] = await tx
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.cartId, cartId), eq(paymentAttempts.status, "pending")));
+  let trusted = false;
+  if (attempt && confirmedAttempt === attempt.id && !attempt.confirmedAt) {
+    attempt.confirmedAt = deps.now();
+    await tx.update(paymentAttempts).set({ confirmedAt: attempt.confirmedAt }).where(eq(paymentAttempts.id, attempt.id));
+    trusted = true;
+  }
+  // A server-side confirmation recorded but not known to have been sent: send it (again, same key).
+  if (attempt?.paymentMethodId && attempt.confirmKey && !attempt.confirmedAt) {
+    return { kind: "confirm", attemptId: attempt.id, intentId: attempt.intentId, paymentMethodId: attempt.paymentMethodId, idempotencyKey: attempt.confirmKey };
+  }
+
+  const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.cartId, cartId));
+  const observed = observation?.intent;
+  const intentId = attempt?.intentId ?? observed?.id ?? session?.intentId;
+  if (!intentId) return { kind: "done" };
+  const stateKey = attemptStateKey(attempt);
+  const current = observed?.id === intentId && (trusted || !attempt || observation?.stateKey === stateKey);
+  if (!observed || !current) return { kind: "observe", intentId, stateKey };
+
+  return attempt ? decideForAttempt(tx, deps, cart, attempt, observed, stateKey) : decideWithoutAttempt(tx, deps, cart, session?.intentId ?? null, observed);
+}
+
+/** The cart is LOCKED for this attempt: carry it to an order, or release the cart. */
+async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: AttemptRow, intent: ProcessorIntent, stateKey: string): Promise<Step> {
+  const carriesQuote = cart.quoteFingerprint !== null && intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
+  switch (intent.status) {
+    case "succeeded":
+      if (carriesQuote) {
+        await placeOrder(tx, deps, cart, attempt, intent);
+        return { kind: "done" };
+      }
+      // Captured elsewhere for other terms: never turn it into an order for this cart by guesswork.
+      logger.error({ cartId: cart.id, intentId: intent.id }, "a captured intent does not match its locked cart; manual review needed");
+      return { kind: "done" };
+    case "requires_capture":
+      if (carriesQuote) return { kind: "capture", intentId: intent.id, idempotencyKey: `${intent.id}:capture`, stateKey };
+      await failAttempt(tx, deps, cart, attempt, {
+        code: "quote_changed",
+        message: "The card was authorized for a different amount than the cart's current total; create the payment session again and pay.",
+      });
+      return { kind: "done" };
+    case "processing":
+      return { kind: "done" };
+    case "requires_payment_method":
+    case "requires_confirmation":
+    case "requires_action":
+    case "canceled":
+      await failAttempt(tx, deps, cart, attempt, failureOf(intent));
+      return { kind: "done" };
+  }
+}
+
+/**
+ * No attempt is pending: the customer confirmed in the browser and the processor's webhook (or a
+ * poll) arrived before the client's report. An authorization for exactly the cart's payable quote
+ * is taken as the customer's payment: the cart is locked for it and it is captured, so a customer
+ * whose browser closed after confirming still gets the order they paid for.
+ */
+async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessionIntentId: string | null, intent: ProcessorIntent): Promise<Step> {
+  const now = deps.now();
+  if (intent.metadata.cartId !== cart.id || cart.quoteFingerprint === null || effectiveStatus(cart, now) !== "OPEN") return { kind: "done" };
+  const carriesQuote = intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
+  if (intent.status === "requires_capture" && carriesQuote && intent.id === sessionIntentId) {
+    const location = await findLocation(tx, cart.locationId, { allowSlug: false });
+    if (quoteProblems(cart, now, { location }).length > 0) return { kind: "done" };
+    const attempt = await lockForAttempt(tx, deps, cart, { intentId: intent.id, source: "webhook" });
+    return { kind: "capture", intentId: intent.id, idempotencyKey: `${intent.id}:capture`, stateKey: attemptStateKey(attempt) };
+  }
+  if (intent.status === "succeeded") {
+    if (!carriesQuote) {
+      logger.error({ cartId: cart.id, intentId: intent.id }, "an intent of this cart was captured for other terms; manual refund needed");
+      return { kind: "done" };
+    }
+    // Captured outside this service's capture path for exactly this quote: the customer paid for it.
+    const attempt = await lockForAttempt(tx, deps, cart, { intentId: intent.id, source: "webhook" });
+    await placeOrder(tx, deps, { ...cart, revision: cart.revision + 1, status: "LOCKED", lockedAt: now }, attempt, intent);
+  }
+  return { kind: "done" };
+}
+
+/** Locks the (row-locked, OPEN) cart for a new pending attempt on `intentId`. */
+export async function lockForAttempt(
+  tx: Tx,
+  deps: AppDeps,
+  cart: CartRow,
+  attempt: { intentId: string; source: "client" | "webhook"; paymentMethodId?: string | undefined },
+): Promise<AttemptRow> {
+  const now = deps.now();
+  const id = newId("pay");
+  const [row] = await tx
+    .insert(paymentAttempts)
+    .values({
+      id,
+      cartId: cart.id,
+      intentId: attempt.intentId,
+      source: attempt.source,
+      paymentMethodId: attempt.paymentMethodId ?? null,
+      confirmKey: attempt.paymentMethodId ? `${id}:confirm` : null,
+      // Without a payment method the customer confirmed in the browser before reporting.
+      confirmedAt: attempt.paymentMethodId ? null : now,
+      status: "pending",
+      createdAt: now,
+    })
+    .returning();
+  if (!row) throw new Error("insert returned no payment attempt");
+  await tx.update(carts).set({ status: "LOCKED", lockedAt: now, revision: cart.revision + 1, updatedAt: now }).where(eq(carts.id, cart.id));
+  return row;
+}
+
+/** A definitive failure: the attempt records why, and the cart is OPEN again (a new revision) for another card. */
+async function failAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: AttemptRow, failure: PaymentFailure): Promise<void> {
+  const now = deps.now();
+  await tx
+    .update(paymentAttempts)
+    .set({ status: "failed", failureCode: failure.code, failureMessage: failure.message, resolvedAt: now })
+    .where(eq(paymentAttempts.id, attempt.id));
+  await tx
+    .update(carts)
+    .set({ status: "OPEN", lockedAt: null, revision: cart.revision + 1, updatedAt: now, expiresAt: new Date(now.getTime() + deps.env.CART_IDLE_TTL_MINUTES * 60_000) })
+    .where(eq(carts.id, cart.id));
+}
+
+async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>): Promise<ProcessorIntent> {
+  try {
+    return await processorCall(() => deps.payments.confirmIntent({ intentId: step.intentId, paymentMethodId: step.paymentMethodId, idempotencyKey: step.idempotencyKey }));
+  } catch (error) {
+    if (!(error instanceof PaymentProcessorError) || error.kind === "rejected" || error.kind === "unavailable") throw error;
+    const current = (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId);
+    if (error.kind !== "invalid_request" || current.status !== "requires_payment_method") return current;
+    return { ...current, lastError: { code: "invalid_payment_method", message: "The card processor did not accept this payment method; try another card." } };
+  }
+}
+
+async function capture(deps: AppDeps, step: Extract<Step, { kind: "capture" }>): Promise<ProcessorIntent> {
+  try {
+    return await processorCall(() => deps.payments.captureIntent({ intentId: step.intentId, idempotencyKey: step.idempotencyKey }));
+  } catch (error) {
+    if (!(error instanceof PaymentProcessorError) || (error.kind !== "invalid_state" && error.kind !== "not_found")) throw error;
+    // Captured by a concurrent finalizer (or canceled meanwhile): read what it is now.
+    return (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId);
+  }
+}

@@ -1,0 +1,15 @@
+import type { Tx } from "../../../db/client";
+import type { orders } from "../../../db/schema";
+import type { AppDeps } from "../../app/deps";
+
+export type PlacedOrder = typeof orders.$inferSelect;
+
+/**
+ * A side effect of an order being paid (loyalty points, customer history, notifications). Hooks run
+ * inside the finalizer's transaction that creates the order, so each runs exactly once per order
+ * and commits or rolls back with it. They must not call outside services: record an outbox row.
+ */
+export type OrderCompletedHook = (tx: Tx, order: PlacedOrder, deps: AppDeps) => Promise<void>;
+
+/** The one list of order-completion side effects; later features add their hook here. */
+export const orderCompletedHooks: readonly OrderCompletedHook[] = [];

@@ -1,0 +1,87 @@
+import { eq } from "drizzle-orm";
+import type { Tx } from "../../../db/client";
+import { carts, orderLines, orders, paymentAttempts, receipts } from "../../../db/schema";
+import type { AppDeps } from "../../app/deps";
+import type { ProcessorIntent } from "../../domain/payments";
+import { newId } from "../../security/tokens";
+import type { CartRow } from "../cart-access";
+import { scheduledAcceptance } from "./kitchen";
+import { orderCompletedHooks, type PlacedOrder } from "./order-hooks";
+
+type AttemptRow = typeof paymentAttempts.$inferSelect;
+
+/**
+ * Turns the locked, paid cart into its order: the lines and every total exactly as charged, the
+ * fulfilment details, the card summary, its receipt, then the cart becomes COMPLETED and the
+ * completion hooks run. Called only by the finalizer, inside its transaction, with the cart row
+ * locked; `orders.cart_id` is unique, so even a bug elsewhere could not make a second order.
+ */
+export async function placeOrder(tx: Tx, deps: AppDeps, cart: CartRow, attempt: AttemptRow, intent: ProcessorIntent): Promise<PlacedOrder> {
+  const now = deps.now();
+  const { lines: pricedLines, ...totals } = cart.priced;
+  const [order] = await tx
+    .insert(orders)
+    .values({
+      id: newId("ord"),
+      cartId: cart.id,
+      attemptId: attempt.id,
+      locationId: cart.locationId,
+      merchantId: cart.merchantId,
+      customerId: cart.customerId,
+      currency: cart.currency,
+      restaurantDisplayName: cart.restaurantDisplayName,
+      statementDescriptor: cart.statementDescriptor,
+      marketplaceId: cart.marketplaceId,
+      fulfilmentMethod: cart.fulfilmentMethod,
+      pickupType: cart.pickupType,
+      orderDate: cart.orderDate,
+      orderTime: cart.orderTime,
+      deliveryInfo: cart.deliveryInfo,
+      tableServiceInfo: cart.tableServiceInfo,
+      roomServiceInfo: cart.roomServiceInfo,
+      discountCode: cart.discount?.code ?? null,
+      quoteFingerprint: cart.quoteFingerprint ?? "",
+      totals,
+      amountChargedMinor: intent.amountMinor,
+      processor: deps.payments.name,
+      paymentIntentId: intent.id,
+      cardBrand: intent.card?.brand ?? null,
+      cardLast4: intent.card?.last4 ?? null,
+      placedAt: now,
+      acceptedAt: scheduledAcceptance(now, deps.env),
+    })
+    .returning();
+  if (!order) throw new Error("insert returned no order");
+
+  const pricedById = new Map(pricedLines.map((line) => [line.lineId, line]));
+  if (cart.lines.length > 0) {
+    await tx.insert(orderLines).values(
+      cart.lines.map((line, position) => {
+        const priced = pricedById.get(line.id);
+        return {
+          orderId: order.id,
+          position,
+          cartLineId: line.id,
+          productId: line.productId,
+          categoryId: line.categoryId,
+          name: line.name,
+          quantity: line.quantity,
+          basePriceMinor: line.basePriceMinor,
+          unitPriceMinor: priced?.unitPriceMinor ?? 0,
+          totalMinor: priced?.totalMinor ?? 0,
+          discountMinor: priced?.discountMinor ?? 0,
+          selections: line.selections,
+          specialInstructions: line.specialInstructions,
+        };
+      }),
+    );
+  }
+  await tx.insert(receipts).values({ id: newId("rcpt"), orderId: order.id, tokenHash: null, createdAt: now });
+  await tx.update(paymentAttempts).set({ status: "succeeded", resolvedAt: now }).where(eq(paymentAttempts.id, attempt.id));
+  await tx
+    .update(carts)
+    .set({ status: "COMPLETED", revision: cart.revision + 1, updatedAt: now, lockedAt: cart.lockedAt ?? now })
+    .where(eq(carts.id, cart.id));
+  for (const hook of orderCompletedHooks) await hook(tx, order, deps);
+  return order;
+}

@@ -1,0 +1,65 @@
+import { desc, eq } from "drizzle-orm";
+import { carts, orders, paymentAttempts, receipts } from "../../../db/schema";
+import type { OrderResultView } from "../../schemas/checkout";
+import type { RequestContext } from "../../trpc/context";
+import { loadAuthorizedCart } from "../cart-access";
+import { effectiveStatus } from "../cart-view";
+import type { CartIds } from "../carts";
+import { settleCart } from "./finalizer";
+import { isAccepted } from "./kitchen";
+import { issueReceiptCapability } from "./receipt-token";
+
+/** How soon to poll again while a payment is pending. */
+export const PAYMENT_POLL_MS = 1000;
+const MAX_ORDER_POLL_MS = 5000;
+
+/**
+ * GET .../order-result. A payment left in flight (a crash, a slow processor, an answer that never
+ * reached the client) is carried on by whoever looks: a LOCKED cart goes through the finalizer
+ * before the result is read.
+ */
+export async function getOrderResult(ctx: RequestContext, ids: CartIds): Promise<OrderResultView> {
+  const cart = await loadAuthorizedCart(ctx.deps.database.db, ctx, ids.locationId, ids.cartId);
+  if (cart.status === "LOCKED") await settleCart(ctx.deps, cart.id);
+  const result = await readOrderResult(ctx, cart.id);
+  Object.assign(ctx.response.headers, orderResultHeaders(result));
+  return result;
+}
+
+/**
+ * The outcome as the finalizer left it. `completed` once the order exists and the restaurant
+ * accepted it; the receipt capability goes only to the cart's own X-Cart-Token (the caller checked it).
+ */
+export async function readOrderResult(ctx: RequestContext, cartId: string): Promise<OrderResultView> {
+  const { db } = ctx.deps.database;
+  const now = ctx.deps.now();
+  const [placed] = await db.select({ order: orders, receipt: receipts }).from(orders).innerJoin(receipts, eq(receipts.orderId, orders.id)).where(eq(orders.cartId, cartId));
+  if (placed) {
+    if (!isAccepted(placed.order, now)) {
+      const untilAccepted = placed.order.acceptedAt ? placed.order.acceptedAt.getTime() - now.getTime() : PAYMENT_POLL_MS;
+      return { status: "order_pending", orderId: placed.order.id, pollAfterMs: Math.min(Math.max(untilAccepted, 250), MAX_ORDER_POLL_MS) };
+    }
+    const cartToken = ctx.header("x-cart-token");
+    const receiptToken = cartToken ? await issueReceiptCapability(db, placed.receipt, cartToken) : undefined;
+    return { status: "completed", orderId: placed.order.id, receiptId: placed.receipt.id, ...(receiptToken ? { receiptToken } : {}) };
+  }
+
+  const attempts = await db.select().from(paymentAttempts).where(eq(paymentAttempts.cartId, cartId)).orderBy(desc(paymentAttempts.createdAt)).limit(20);
+  if (attempts.some((attempt) => attempt.status === "pending")) return { status: "payment_pending", pollAfterMs: PAYMENT_POLL_MS };
+  const failed = attempts.find((attempt) => attempt.status === "failed");
+  if (failed) {
+    return { status: "failed", failure: { code: failed.failureCode ?? "payment_failed", message: failed.failureMessage ?? "The payment failed." } };
+  }
+  const [cart] = await db.select({ status: carts.status, expiresAt: carts.expiresAt }).from(carts).where(eq(carts.id, cartId));
+  if (cart && effectiveStatus(cart, now) === "EXPIRED") {
+    return { status: "failed", failure: { code: "cart_expired", message: "The cart expired before it was paid; start a new order." } };
+  }
+  // Nothing reported yet: the customer may still be confirming in the browser.
+  return { status: "payment_pending", pollAfterMs: PAYMENT_POLL_MS };
+}
+
+export function orderResultHeaders(result: OrderResultView): Record<string, string> {
+  const headers: Record<string, string> = { "cache-control": "private, no-store" };
+  if (result.pollAfterMs !== undefined) headers["retry-after"] = String(Math.max(1, Math.ceil(result.pollAfterMs / 1000)));
+  return headers;
+}

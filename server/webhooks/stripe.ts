@@ -1,0 +1,65 @@
+import type { AppDeps } from "../app/deps";
+import { validationError } from "../errors";
+import { toAppError } from "../errors-map";
+import { errorResponse, logUnexpected } from "../http/rest-handler";
+import { newRequestId } from "../http/request-id";
+import { WebhookSignatureError } from "../integrations/payments/types";
+import { logger } from "../log";
+import { settleCart } from "../services/checkout/finalizer";
+import { lostIntent, retrieveOrNull } from "../services/checkout/processor-calls";
+
+/** Stripe's events are a few kilobytes; anything far larger is not one of them. */
+const MAX_WEBHOOK_BYTES = 512 * 1024;
+
+/**
+ * POST /api/webhooks/stripe, outside the REST catch-all because the signature covers the raw bytes.
+ *
+ * The event only says which intent to look at: the intent is re-read from the processor and handed
+ * to the finalizer, the same one the client's report and order-result polling use. Duplicates find
+ * nothing left to do; an event arriving late or out of order cannot move anything backwards,
+ * because nothing is decided from its payload. A bad signature is 400 and changes nothing; a
+ * failure on our side is 5xx, so Stripe delivers the event again.
+ */
+export async function handleStripeWebhook(deps: AppDeps, request: Request, requestId: string = newRequestId()): Promise<Response> {
+  const headers = { "X-Request-Id": requestId };
+  try {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > MAX_WEBHOOK_BYTES) throw validationError("The webhook body is too large");
+    const rawBody = new TextDecoder("utf-8").decode(bytes);
+    let event;
+    try {
+      event = deps.payments.parseWebhookEvent(rawBody, request.headers.get("stripe-signature"), deps.now());
+    } catch (error) {
+      if (error instanceof WebhookSignatureError) throw validationError("The webhook signature is not valid");
+      throw error;
+    }
+    if (!event.type.startsWith("payment_intent.") || !event.intentId) return received(headers, false);
+
+    const intent = (await retrieveOrNull(deps, event.intentId)) ?? lostIntent(event.intentId);
+    const cartId = intent.metadata.cartId;
+    if (!cartId) return received(headers, false);
+    logger.info({ requestId, eventId: event.id, type: event.type, intentId: intent.id, status: intent.status }, "payment webhook");
+    await settleCart(deps, cartId, { observed: intent });
+    return received(headers, true);
+  } catch (error) {
+    logUnexpected(error, requestId);
+    return errorResponse(toAppError(error), requestId, headers);
+  }
+}
+
+function received(headers: Record<string, string>, handled: boolean): Response {
+  return new Response(JSON.stringify({ received: true, handled }), { status: 200, headers: { ...headers, "Content-Type": "application/json", "Cache-Control": "no-store" } });
+}
+
+export function createStripeWebhookHandler(getDeps: () => Promise<AppDeps>) {
+  return async function handle(request: Request): Promise<Response> {
+    const requestId = newRequestId();
+    let deps: AppDeps;
+    try {
+      deps = await getDeps();
+    } catch (error) {
+      return errorResponse(toAppError(error), requestId, {});
+    }
+    return handleStripeWebhook(deps, request, requestId);
+  };
+}
