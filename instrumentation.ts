@@ -10,7 +10,7 @@ export async function register(): Promise<void> {
   const { logger } = await import("./server/log");
   try {
     const deps = await getAppDeps();
-    logger.info({ database: deps.database.kind, rateLimiter: deps.rateLimiter.name }, "dependencies ready");
+    logger.info({ database: deps.database.kind, rateLimiter: deps.rateLimiter.name, payments: deps.payments.name }, "dependencies ready");
   } catch (error) {
     // Configuration errors (e.g. PGlite on Vercel) must stop the deployment at start-up.
     logger.fatal({ err: error }, "start-up failed");
