@@ -1,0 +1,161 @@
+"use client";
+
+import Link from "next/link";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { catalogApi } from "../lib/api";
+import type { Location, OrderTimeChoice, Product } from "../lib/types";
+import { useCart } from "../lib/use-cart";
+import { useQuery } from "../lib/use-query";
+import { SignInSlot } from "../slots/SignInSlot";
+import styles from "../storefront.module.css";
+import { CartDrawer } from "./CartDrawer";
+import { ErrorNotice } from "./ErrorNotice";
+import { FulfilmentPicker } from "./FulfilmentPicker";
+import { MenuTimeForm, type MenuMoment } from "./MenuTimeForm";
+import { MenuView } from "./MenuView";
+import { ProductDialog } from "./ProductDialog";
+
+const TOAST_MS = 6000;
+
+/** /l/{locationSlug}: resolves the location (slug or id), then renders its storefront. */
+export function Storefront(props: { locationSlug: string }) {
+  const { locationSlug } = props;
+  const location = useQuery(`location:${locationSlug}`, () => catalogApi.location(locationSlug));
+
+  if (!location.data) {
+    return (
+      <div className={styles.page}>
+        <header className={styles.topbar}>
+          <Link href="/" className={styles.backLink}>
+            ← All restaurants
+          </Link>
+        </header>
+        <main className={styles.main}>
+          {location.error?.code === "NOT_FOUND" ? (
+            <>
+              <h1>We could not find that restaurant</h1>
+              <p>
+                Check the address, or <Link href="/">choose a restaurant</Link>.
+              </p>
+            </>
+          ) : location.error ? (
+            <ErrorNotice error={location.error} title="We could not load this restaurant." onRetry={location.reload} />
+          ) : (
+            <p role="status" className={styles.loadingBlock}>
+              Loading the restaurant…
+            </p>
+          )}
+        </main>
+      </div>
+    );
+  }
+  return <LocationStorefront location={location.data} />;
+}
+
+function momentKey(moment: MenuMoment | null): string {
+  return moment ? `${moment.orderDate}T${moment.orderTime}` : "now";
+}
+
+function LocationStorefront(props: { location: Location }) {
+  const { location } = props;
+  const [moment, setMoment] = useState<MenuMoment | null>(null);
+  const [nowMoment, setNowMoment] = useState<MenuMoment>();
+  const menus = useQuery(`menus:${location.id}:${momentKey(moment)}`, () => catalogApi.menus(location.id, moment ?? undefined));
+  const gratuity = useQuery(`gratuity:${location.id}`, () => catalogApi.gratuity(location.id));
+  const cartState = useCart(location.id, location.fulfillmentMethods[0]?.method);
+  const [product, setProduct] = useState<Product | null>(null);
+  const [cartOpen, setCartOpen] = useState(false);
+  const [toasts, setToasts] = useState<{ id: number; text: string }[]>([]);
+  const toastIds = useRef(0);
+  const { cart, notice, addItem, setOrderTime: saveOrderTime } = cartState;
+
+  useEffect(() => {
+    if (moment === null && menus.data) setNowMoment({ orderDate: menus.data.orderDate, orderTime: menus.data.orderTime });
+  }, [moment, menus.data]);
+
+  const pushToast = useCallback((text: string) => {
+    toastIds.current += 1;
+    const id = toastIds.current;
+    setToasts((current) => [...current, { id, text }]);
+  }, []);
+
+  useEffect(() => {
+    const oldest = toasts[0];
+    if (!oldest) return;
+    const timer = setTimeout(() => setToasts((current) => current.filter((toast) => toast.id !== oldest.id)), TOAST_MS);
+    return () => clearTimeout(timer);
+  }, [toasts]);
+
+  useEffect(() => {
+    if (notice) pushToast(notice.text);
+  }, [notice, pushToast]);
+
+  const onAdded = useCallback((added: Product, quantity: number) => pushToast(`Added ${quantity} × ${added.name} to your cart.`), [pushToast]);
+
+  // Scheduling the order also shows the menu served at that time.
+  const setOrderTime = useCallback(
+    async (choice: OrderTimeChoice) => {
+      const result = await saveOrderTime(choice);
+      if (result.ok) setMoment(choice.pickupType === "LATER" ? { orderDate: choice.orderDate, orderTime: choice.orderTime } : null);
+      return result;
+    },
+    [saveOrderTime],
+  );
+
+  const itemCount = cart?.totalQuantity ?? 0;
+
+  return (
+    <div className={styles.page}>
+      <a href="#menu" className={styles.skipLink}>
+        Skip to menu
+      </a>
+      <header className={styles.topbar}>
+        <Link href="/" className={styles.backLink}>
+          ← All restaurants
+        </Link>
+        <div className={styles.topbarActions}>
+          <SignInSlot merchantSlug={location.merchant.slug} />
+          <button type="button" className={styles.cartButton} onClick={() => setCartOpen(true)} aria-haspopup="dialog" data-testid="open-cart">
+            Cart
+            <span className={styles.cartCount} data-testid="cart-count" aria-label={`${itemCount} ${itemCount === 1 ? "item" : "items"}`}>
+              {itemCount}
+            </span>
+            {cart && cart.items.length > 0 ? <span className={styles.cartTotal}>{cart.orderTotalWithServiceFeeFormatted}</span> : null}
+          </button>
+        </div>
+      </header>
+
+      <main className={styles.main} id="main">
+        <section className={styles.hero} aria-labelledby="location-title">
+          <h1 id="location-title">{location.displayName}</h1>
+          <p>{location.description}</p>
+          <p className={styles.muted}>
+            {location.address.street}, {location.address.city} · {location.phone} ·{" "}
+            <span className={location.isOpenNow ? styles.open : styles.closed}>{location.isOpenNow ? "Open now" : "Closed now"}</span>
+          </p>
+        </section>
+
+        <section className={styles.settings} aria-label="Order settings">
+          <FulfilmentPicker location={location} method={cartState.method} cart={cart} onSwitch={cartState.switchMethod} />
+          <MenuTimeForm key={momentKey(moment)} moment={moment} defaults={moment ?? nowMoment} onChange={setMoment} />
+        </section>
+
+        <MenuView menus={menus.data} loading={menus.loading} error={menus.error} onRetry={menus.reload} isNow={moment === null} timeZone={location.timeZone} onOpen={setProduct} />
+      </main>
+
+      <ProductDialog product={product} onClose={() => setProduct(null)} onAdd={addItem} onAdded={onAdded} />
+      <CartDrawer open={cartOpen} onClose={() => setCartOpen(false)} location={location} cartState={{ ...cartState, setOrderTime }} gratuity={gratuity} />
+
+      <div className={styles.toasts} role="status" aria-live="polite" data-testid="toasts">
+        {toasts.map((toast) => (
+          <p key={toast.id} className={styles.toast}>
+            {toast.text}
+            <button type="button" className={styles.linkButton} onClick={() => setToasts((current) => current.filter((entry) => entry.id !== toast.id))}>
+              Dismiss
+            </button>
+          </p>
+        ))}
+      </div>
+    </div>
+  );
+}
