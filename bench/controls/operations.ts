@@ -1,0 +1,77 @@
+import type { AppDeps } from "../../server/app/deps";
+import type { FulfilmentMethod } from "../../server/domain/catalog-types";
+import { toAppError } from "../../server/errors-map";
+import { newRequestId } from "../../server/http/request-id";
+import { addItem, type AddItemInput } from "../../server/services/cart-operations";
+import { getMenus } from "../../server/services/catalog";
+import { createOrderingSession, getCart } from "../../server/services/carts";
+import { createRequestContext, type RequestContext } from "../../server/trpc/context";
+
+/**
+ * The benchmark's controls: the same service calls the REST facade makes, with none of its
+ * transport (no tRPC, no trpc-to-openapi, no input/output validation, no rate limit, no envelope).
+ * Both controls (bare node:http and the plain Next.js route) run exactly this code, so the
+ * difference between them is the Next.js request pipeline, and the difference between the plain
+ * route and the REST facade is our transport.
+ *
+ * URLs (bench/controls/prefix.ts): /api/bench/{operation}?locationId=...[&cartId=...]
+ *   GET  menus             -> getMenus
+ *   POST ordering-session  -> createOrderingSession (body { fulfillmentMethod }, Idempotency-Key)
+ *   POST add-item          -> addItem (body as the REST operation, X-Cart-Token, If-Match, Idempotency-Key)
+ *   GET  cart              -> getCart (X-Cart-Token)
+ */
+export type ControlRequest = {
+  method: string;
+  operation: string;
+  query: URLSearchParams;
+  headers: Headers;
+  bodyText: string;
+  clientIp: string;
+  origin: string;
+};
+
+export type ControlResponse = { status: number; headers: Record<string, string>; body: string };
+
+type Operation = { method: "GET" | "POST"; run: (ctx: RequestContext, query: URLSearchParams, body: Record<string, unknown>) => Promise<unknown> };
+
+// Inputs are taken as sent, unvalidated: validation is part of what the facade costs, and the
+// services still check everything that matters for correctness (ids, credentials, modifiers).
+const operations: Record<string, Operation> = {
+  menus: { method: "GET", run: (ctx, query) => getMenus(ctx, { locationId: query.get("locationId") ?? "" }) },
+  "ordering-session": {
+    method: "POST",
+    run: (ctx, query, body) =>
+      createOrderingSession(ctx, { locationId: query.get("locationId") ?? "", fulfillmentMethod: body.fulfillmentMethod as FulfilmentMethod }),
+  },
+  "add-item": {
+    method: "POST",
+    run: (ctx, query, body) =>
+      addItem(ctx, { locationId: query.get("locationId") ?? "", cartId: query.get("cartId") ?? "" }, {
+        productId: body.productId as string,
+        quantity: body.quantity as number,
+        selections: (body.selections ?? []) as AddItemInput["selections"],
+        itemUnavailableAction: "remove_item",
+        specialInstructions: body.specialInstructions as string | undefined,
+      }),
+  },
+  cart: { method: "GET", run: (ctx, query) => getCart(ctx, { locationId: query.get("locationId") ?? "", cartId: query.get("cartId") ?? "" }) },
+};
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): ControlResponse {
+  return { status, headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) };
+}
+
+export async function runControlOperation(deps: AppDeps, request: ControlRequest): Promise<ControlResponse> {
+  const operation = operations[request.operation];
+  if (!operation) return json(404, { code: "NOT_FOUND", message: "unknown bench operation" });
+  if (request.method !== operation.method) return json(405, { code: "METHOD_NOT_ALLOWED", message: `use ${operation.method}` });
+  const ctx = createRequestContext({ requestId: newRequestId(), deps, clientIp: request.clientIp, origin: request.origin, headers: request.headers });
+  try {
+    const body = request.bodyText === "" ? {} : (JSON.parse(request.bodyText) as Record<string, unknown>);
+    const result = await operation.run(ctx, request.query, body);
+    return json(ctx.response.status, result, ctx.response.headers);
+  } catch (error) {
+    const appError = toAppError(error);
+    return json(appError.status, { code: appError.code, message: appError.message }, appError.headers);
+  }
+}

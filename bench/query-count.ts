@@ -1,0 +1,119 @@
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { schema, type DatabaseHandle, type Db } from "../db/client";
+import { buildDeps } from "../server/app/container";
+import type { AppDeps } from "../server/app/deps";
+import { parseEnv } from "../server/env";
+import { PEER_ADDRESS_HEADER } from "../server/http/client-ip";
+import { createRestHandler, REST_PREFIX } from "../server/http/rest-handler";
+import { poolSettings } from "./database";
+import { addItemBody, idempotencyKey } from "./scenarios/common";
+
+/**
+ * Statements each operation sends to Postgres, counted at the driver (postgres-js `debug` hook,
+ * so BEGIN/COMMIT and the advisory lock count too), through the real REST handler in-process.
+ * The rule under test: the count does not grow with the cart or the menu (no N+1).
+ */
+export const CART_SIZES = [1, 20, 100] as const;
+
+export type QueryCountReport = {
+  menus: { locationId: string; productsServed: number; queries: number }[];
+  carts: { lines: number; addItem: number; getCart: number }[];
+  orderingSession: number;
+  constant: { menus: boolean; addItem: boolean; getCart: boolean };
+};
+
+function openCountingDatabase(url: string): { handle: DatabaseHandle; statements: { count: number } } {
+  const statements = { count: 0 };
+  // One connection, opened before counting starts: a connection opened mid-measurement would add
+  // postgres-js's own type lookup to the count. The services never hold two at once (PGlite has one too).
+  const client = postgres(url, {
+    max: 1,
+    prepare: poolSettings.DATABASE_PREPARE,
+    onnotice: () => undefined,
+    debug: () => {
+      statements.count += 1;
+    },
+  });
+  const db = drizzle(client, { schema }) as unknown as Db;
+  return {
+    statements,
+    handle: {
+      db,
+      kind: "postgres",
+      ping: async () => {
+        await client`select 1`;
+      },
+      close: () => client.end({ timeout: 5 }),
+    },
+  };
+}
+
+const allEqual = (values: number[]) => values.every((value) => value === values[0]);
+
+export async function measureQueryCounts(url: string, locations: { seeded: string; large: string }): Promise<QueryCountReport> {
+  const { handle, statements } = openCountingDatabase(url);
+  const env = parseEnv({ NODE_ENV: "production", DATABASE_URL: url, RATE_LIMIT_MAX: "100000000", CLIENT_IP_SOURCE: "socket", LOG_LEVEL: "warn" });
+  // Built like the app's (so integrations added to AppDeps come along), then given the counting
+  // database; the pool buildDeps opened never connected (postgres-js connects lazily).
+  const built = await buildDeps(env);
+  await built.database.close();
+  const deps: AppDeps = { ...built, database: handle };
+  const handler = createRestHandler(() => Promise.resolve(deps));
+
+  async function call(method: string, path: string, expectStatus: number, headers: Record<string, string> = {}, body?: string) {
+    const before = statements.count;
+    const response = await handler(
+      new Request(`http://127.0.0.1${REST_PREFIX}${path}`, { method, body, headers: { [PEER_ADDRESS_HEADER]: "127.0.0.1", ...headers } }),
+    );
+    const text = await response.text();
+    if (response.status !== expectStatus) throw new Error(`query count: ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+    return { queries: statements.count - before, text, etag: response.headers.get("etag") ?? "" };
+  }
+
+  try {
+    await handle.ping();
+    const menus: QueryCountReport["menus"] = [];
+    for (const locationId of [locations.seeded, locations.large]) {
+      const result = await call("GET", `/locations/${locationId}/menus`, 200);
+      const body = JSON.parse(result.text) as { menus: { categories: { products: unknown[] }[] }[] };
+      const productsServed = body.menus.flatMap((menu) => menu.categories).reduce((sum, category) => sum + category.products.length, 0);
+      menus.push({ locationId, productsServed, queries: result.queries });
+    }
+
+    const session = await call("POST", `/locations/${locations.seeded}/ordering-sessions`, 201, { "content-type": "application/json", "idempotency-key": idempotencyKey() }, JSON.stringify({ fulfillmentMethod: "takeout" }));
+    const { cart, cartAccessToken } = JSON.parse(session.text) as { cart: { id: string }; cartAccessToken: string };
+    const cartPath = `/locations/${locations.seeded}/carts/${cart.id}`;
+    let etag = session.etag;
+    const addItem = async (variant: number) => {
+      const headers = { "content-type": "application/json", "x-cart-token": cartAccessToken, "if-match": etag, "idempotency-key": idempotencyKey() };
+      const result = await call("POST", `${cartPath}/items`, 200, headers, addItemBody(variant));
+      etag = result.etag;
+      return result.queries;
+    };
+
+    const carts: QueryCountReport["carts"] = [];
+    let lines = 0;
+    for (const size of CART_SIZES) {
+      while (lines < size) await addItem(lines++);
+      // Variant 0 is already a line: this add merges into it, so the cart stays at `size` lines.
+      const addQueries = await addItem(0);
+      const read = await call("GET", cartPath, 200, { "x-cart-token": cartAccessToken });
+      carts.push({ lines: size, addItem: addQueries, getCart: read.queries });
+    }
+
+    return {
+      menus,
+      carts,
+      orderingSession: session.queries,
+      constant: {
+        menus: allEqual(menus.map((entry) => entry.queries)),
+        addItem: allEqual(carts.map((entry) => entry.addItem)),
+        getCart: allEqual(carts.map((entry) => entry.getCart)),
+      },
+    };
+  } finally {
+    await deps.rateLimiter.close?.();
+    await handle.close();
+  }
+}

@@ -1,0 +1,143 @@
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import type { Profile, ScenarioResult } from "./measure";
+import type { QueryCountReport } from "./query-count";
+import { throughputRatio, type TargetCheck } from "./targets";
+
+export type BenchReport = {
+  command: string;
+  ranAt: string;
+  machine: { cores: number; cpuModel: string; memoryGb: number; node: string; platform: string };
+  settings: Profile & { database: string; appServer: string };
+  scenarios: ScenarioResult[];
+  queryCounts: QueryCountReport;
+  targets: TargetCheck[];
+  notes: string[];
+};
+
+export function machineInfo(): BenchReport["machine"] {
+  return {
+    cores: os.availableParallelism(),
+    cpuModel: os.cpus()[0]?.model.trim() ?? "unknown",
+    memoryGb: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
+}
+
+const fixed = (value: number, digits: number) => (Number.isFinite(value) ? value.toFixed(digits) : "-");
+
+type Row = string[];
+
+function scenarioRows(scenario: ScenarioResult): Row[] {
+  return scenario.subjects.map((subject, index) => [
+    index === 0 ? scenario.title : "",
+    subject.label,
+    String(subject.requests),
+    String(subject.errors),
+    fixed(subject.throughput, 1),
+    fixed(subject.p50Ms, 2),
+    fixed(subject.p99Ms, 2),
+    fixed(throughputRatio(scenario, subject.subject, "route"), 2),
+    fixed(throughputRatio(scenario, subject.subject, "node"), 2),
+  ]);
+}
+
+const LOAD_HEADER = ["operation", "subject", "requests", "errors", "req/s", "p50 ms", "p99 ms", "x route", "x node"];
+
+/** Columns before `leftColumns` are left-aligned (labels), the rest right-aligned (numbers). */
+function textTable(header: Row, rows: Row[], leftColumns = 1): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? "").length)));
+  const line = (row: Row) =>
+    row
+      .map((cell, column) => (column < leftColumns ? cell.padEnd(widths[column] ?? 0) : cell.padStart(widths[column] ?? 0)))
+      .join("  ")
+      .trimEnd();
+  return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
+}
+
+function markdownTable(header: Row, rows: Row[]): string {
+  return [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`, ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n");
+}
+
+function queryRows(queries: QueryCountReport): { menus: Row[]; carts: Row[] } {
+  return {
+    menus: queries.menus.map((entry) => [entry.locationId, String(entry.productsServed), String(entry.queries)]),
+    carts: queries.carts.map((entry) => [String(entry.lines), String(entry.addItem), String(entry.getCart)]),
+  };
+}
+
+const targetRows = (targets: TargetCheck[]): Row[] => targets.map((target) => [target.pass ? "PASS" : "FAIL", target.description, target.value]);
+
+function settingsLine(report: BenchReport): string {
+  const { settings, machine } = report;
+  return (
+    `${settings.name} profile: concurrency ${settings.concurrency}, warm-up ${settings.warmupMs} ms, ` +
+    `${settings.rounds} round(s) of ~${settings.roundMs} ms per subject; ${machine.cores} cores (${machine.cpuModel}), node ${machine.node}`
+  );
+}
+
+export function formatText(report: BenchReport): string {
+  const queries = queryRows(report.queryCounts);
+  return [
+    settingsLine(report),
+    "",
+    textTable(LOAD_HEADER, report.scenarios.flatMap(scenarioRows), 2),
+    "",
+    `Statements per request (ordering session: ${report.queryCounts.orderingSession})`,
+    textTable(["menu location", "products", "GET menu"], queries.menus),
+    textTable(["cart lines", "add item", "GET cart"], queries.carts),
+    "",
+    textTable(["result", "target", "value"], targetRows(report.targets), 3),
+  ].join("\n");
+}
+
+export function formatMarkdown(report: BenchReport): string {
+  const queries = queryRows(report.queryCounts);
+  return [
+    "# Benchmark results",
+    "",
+    `Produced by \`${report.command}\`. ${settingsLine(report)}.`,
+    "",
+    "## Throughput and latency",
+    "",
+    "`x route` / `x node`: throughput relative to the plain Next.js route and to the bare node:http control, which run the same service calls.",
+    "",
+    markdownTable(LOAD_HEADER, report.scenarios.flatMap(scenarioRows)),
+    "",
+    ...report.scenarios.map((scenario) => `- **${scenario.title}**: ${scenario.description}`),
+    "",
+    "## Statements per request",
+    "",
+    `Counted at the Postgres driver through the REST handler in-process. Ordering session: ${report.queryCounts.orderingSession}.`,
+    "",
+    markdownTable(["menu location", "products", "GET menu"], queries.menus),
+    "",
+    markdownTable(["cart lines", "add item", "GET cart"], queries.carts),
+    "",
+    "## Targets",
+    "",
+    markdownTable(["result", "target", "value"], targetRows(report.targets)),
+    "",
+    "## Notes",
+    "",
+    ...report.notes.map((note) => `- ${note}`),
+    "",
+  ].join("\n");
+}
+
+/** Writes latest.json and latest.md atomically (temporary file, then rename). */
+export function writeResults(directory: string, report: BenchReport): string[] {
+  mkdirSync(directory, { recursive: true });
+  const files: [string, string][] = [
+    ["latest.json", `${JSON.stringify(report, null, 2)}\n`],
+    ["latest.md", formatMarkdown(report)],
+  ];
+  return files.map(([name, content]) => {
+    const target = path.join(directory, name);
+    writeFileSync(`${target}.tmp`, content);
+    renameSync(`${target}.tmp`, target);
+    return target;
+  });
+}

@@ -1,0 +1,75 @@
+import type { ScenarioResult, SubjectResult } from "./measure";
+import type { QueryCountReport } from "./query-count";
+import type { ScenarioId } from "./scenarios";
+import type { SubjectId } from "./subjects";
+
+/**
+ * The performance targets of the foundation issue, checked here rather than in timed tests:
+ * - add item through the REST facade sustains at least 0.6 of the plain route's throughput;
+ * - the facade costs at most 15% over the plain route, per operation: overhead is
+ *   route throughput / REST throughput - 1, i.e. the extra time per request at equal concurrency;
+ * - statements per request do not grow with the cart (1/20/100 lines) or the menu (seed vs 500);
+ * - and, so that the numbers mean something, no measured request failed.
+ */
+export const ADD_ITEM_MIN_RATIO = 0.6;
+export const FACADE_MAX_OVERHEAD = 0.15;
+
+export type TargetCheck = { id: string; description: string; value: string; pass: boolean };
+
+export function findSubject(scenario: ScenarioResult | undefined, subject: SubjectId): SubjectResult | undefined {
+  return scenario?.subjects.find((entry) => entry.subject === subject);
+}
+
+export function throughputRatio(scenario: ScenarioResult | undefined, subject: SubjectId, baseline: SubjectId): number {
+  const value = findSubject(scenario, subject)?.throughput ?? Number.NaN;
+  const base = findSubject(scenario, baseline)?.throughput ?? Number.NaN;
+  return value / base;
+}
+
+const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
+
+export function checkTargets(scenarios: ScenarioResult[], queries: QueryCountReport): TargetCheck[] {
+  const byId = (id: ScenarioId) => scenarios.find((scenario) => scenario.id === id);
+  const checks: TargetCheck[] = [];
+
+  const addItemRatio = throughputRatio(byId("add-item"), "rest", "route");
+  checks.push({
+    id: "add-item-vs-route",
+    description: `add item: REST throughput >= ${ADD_ITEM_MIN_RATIO} x plain route`,
+    value: addItemRatio.toFixed(2),
+    pass: addItemRatio >= ADD_ITEM_MIN_RATIO,
+  });
+
+  for (const scenario of scenarios) {
+    const overhead = 1 / throughputRatio(scenario, "rest", "route") - 1;
+    checks.push({
+      id: `facade-overhead-${scenario.id}`,
+      description: `${scenario.title}: REST facade overhead <= ${percent(FACADE_MAX_OVERHEAD)} over plain route`,
+      value: percent(overhead),
+      pass: overhead <= FACADE_MAX_OVERHEAD,
+    });
+  }
+
+  checks.push({
+    id: "queries-menu-size",
+    description: "GET menu: statements constant in menu size",
+    value: queries.menus.map((entry) => `${entry.productsServed} products: ${entry.queries}`).join(", "),
+    pass: queries.constant.menus,
+  });
+  checks.push({
+    id: "queries-add-item-cart-size",
+    description: "add item: statements constant in cart size",
+    value: queries.carts.map((entry) => `${entry.lines} lines: ${entry.addItem}`).join(", "),
+    pass: queries.constant.addItem,
+  });
+  checks.push({
+    id: "queries-get-cart-cart-size",
+    description: "GET cart: statements constant in cart size",
+    value: queries.carts.map((entry) => `${entry.lines} lines: ${entry.getCart}`).join(", "),
+    pass: queries.constant.getCart,
+  });
+
+  const errors = scenarios.flatMap((scenario) => scenario.subjects).reduce((sum, subject) => sum + subject.errors, 0);
+  checks.push({ id: "no-request-errors", description: "every measured request answered its expected status", value: `${errors} errors`, pass: errors === 0 });
+  return checks;
+}
