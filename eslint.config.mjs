@@ -1,4 +1,5 @@
 import js from "@eslint/js";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
@@ -23,4 +24,5 @@ export default tseslint.config(
     rules: { "no-restricted-syntax": "off" },
   },
   { files: ["**/*.mjs"], ...tseslint.configs.disableTypeChecked },
+  { files: ["**/*.mjs"], languageOptions: { globals: globals.node } },
 );

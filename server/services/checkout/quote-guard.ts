@@ -1,14 +1,8 @@
-import { checkoutBlockers, type CheckoutBlocker, type CheckoutCart, type CheckoutLocation } from "../../domain/checkout-readiness";
-import type { CatalogRevalidation } from "../../domain/revalidation";
+import { checkoutBlockers, type CheckoutBlocker, type CheckoutLocation } from "../../domain/checkout-readiness";
 import { AppError } from "../../errors";
 import type { CartRow } from "../cart-access";
 
 export type QuoteProblem = CheckoutBlocker["code"] | "QUOTE_MISMATCH";
-
-function asCheckoutCart(cart: CartRow): CheckoutCart {
-  // catalogRevalidation is stored as JSON; it is always written from a CatalogRevalidation.
-  return { ...cart, catalogRevalidation: cart.catalogRevalidation as CatalogRevalidation | null };
-}
 
 /**
  * Why the cart's quote cannot be paid now; empty when it can. The readiness rules (quote expiry,
@@ -17,14 +11,14 @@ function asCheckoutCart(cart: CartRow): CheckoutCart {
  * quote the cart holds now.
  */
 export function quoteProblems(cart: CartRow, now: Date, context: { location: CheckoutLocation; clientFingerprint?: string | undefined }): QuoteProblem[] {
-  const problems: QuoteProblem[] = checkoutBlockers(asCheckoutCart(cart), context.location, now).map((blocker) => blocker.code);
+  const problems: QuoteProblem[] = checkoutBlockers(cart, context.location, now).map((blocker) => blocker.code);
   if (context.clientFingerprint !== undefined && context.clientFingerprint !== cart.quoteFingerprint) problems.unshift("QUOTE_MISMATCH");
   return problems;
 }
 
 /** The one check before money may move for a quote: 409 REQUOTE_REQUIRED, listing why, unless payable. */
 export function assertQuotePayable(cart: CartRow, now: Date, context: { location: CheckoutLocation; clientFingerprint?: string | undefined }): void {
-  const blockers = checkoutBlockers(asCheckoutCart(cart), context.location, now);
+  const blockers = checkoutBlockers(cart, context.location, now);
   const mismatch = context.clientFingerprint !== undefined && context.clientFingerprint !== cart.quoteFingerprint;
   if (blockers.length === 0 && !mismatch) return;
   throw new AppError("REQUOTE_REQUIRED", "The cart's quote can no longer be paid: re-read the cart, call PUT .../validate-and-update, then start the payment again", {
