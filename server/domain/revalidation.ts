@@ -34,7 +34,8 @@ export const reasonCodes = [
 ] as const;
 export type ReasonCode = (typeof reasonCodes)[number];
 
-export type PermittedAction = "ACCEPT_CHANGES" | "EDIT_ITEM" | "REMOVE_ITEM" | "RESELECT_MODIFIERS" | "CHANGE_FULFILLMENT" | "START_NEW_CART";
+export const permittedActions = ["ACCEPT_CHANGES", "EDIT_ITEM", "REMOVE_ITEM", "RESELECT_MODIFIERS", "CHANGE_FULFILLMENT", "START_NEW_CART"] as const;
+export type PermittedAction = (typeof permittedActions)[number];
 
 export type RevisionSet = {
   cartRevision: number;

@@ -1,25 +1,14 @@
 import { z } from "zod";
+import { permittedActions, reasonCodes } from "../domain/revalidation";
 import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, jsonInteger, localDate, localTime, nonNegativeDecimal, pathId } from "./common";
 
 const counter = z.number().int().min(0).max(MAX_SAFE);
 const positiveRevision = z.number().int().min(1).max(MAX_SAFE);
 const fingerprintHex = z.string().regex(/^[0-9a-f]{64}$/);
 
-export const reasonCodeSchema = z.enum([
-  "ITEM_SOLD_OUT",
-  "ITEM_UNAVAILABLE",
-  "PRICE_CHANGED",
-  "MODIFIER_UNAVAILABLE",
-  "MODIFIER_RULE_CHANGED",
-  "QUANTITY_REDUCED",
-  "SCHEDULE_CLOSED",
-  "FULFILLMENT_UNAVAILABLE",
-  "MAPPING_MISSING",
-  "POLICY_CHANGED",
-  "QUOTE_EXPIRED",
-]);
+export const reasonCodeSchema = z.enum(reasonCodes);
 
-export const permittedActionSchema = z.enum(["ACCEPT_CHANGES", "EDIT_ITEM", "REMOVE_ITEM", "RESELECT_MODIFIERS", "CHANGE_FULFILLMENT", "START_NEW_CART"]);
+export const permittedActionSchema = z.enum(permittedActions);
 
 const revisionSet = z.strictObject({
   cartRevision: counter,
