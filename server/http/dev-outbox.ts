@@ -1,0 +1,32 @@
+import type { AppDeps } from "../app/deps";
+import { AppError } from "../errors";
+import { toAppError } from "../errors-map";
+import { listOutboxMessages } from "../integrations/otp-delivery/outbox";
+import { errorResponse } from "./rest-handler";
+import { newRequestId } from "./request-id";
+
+/**
+ * GET /api/dev/outbox: the development outbox as JSON, `{ messages: [{ to, subject, text, createdAt }] }`,
+ * newest first (at most 50; `?to=<address>` for one recipient). It exists only while the outbox is
+ * the configured code delivery (the embedded default, also under `next start`); once SMTP is
+ * configured it answers 404 like any unknown path.
+ */
+export function createDevOutboxHandler(getDeps: () => Promise<AppDeps>) {
+  return async function handle(request: Request): Promise<Response> {
+    const requestId = newRequestId();
+    let deps: AppDeps;
+    try {
+      deps = await getDeps();
+    } catch (error) {
+      return errorResponse(toAppError(error), requestId, {});
+    }
+    if (deps.otpDelivery.name !== "outbox") return errorResponse(new AppError("NOT_FOUND", "No operation exists at this path and method"), requestId, {});
+    try {
+      const to = new URL(request.url).searchParams.get("to") ?? undefined;
+      const messages = await listOutboxMessages(deps.database.db, { to });
+      return Response.json({ messages }, { headers: { "Cache-Control": "no-store", "X-Request-Id": requestId, "X-Robots-Tag": "noindex" } });
+    } catch (error) {
+      return errorResponse(toAppError(error), requestId, {});
+    }
+  };
+}

@@ -1,0 +1,60 @@
+import { decode, encode } from "@auth/core/jwt";
+import { z } from "zod";
+
+/**
+ * The customer bearer token: an Auth.js JWT (`@auth/core/jwt`), which is a JWE ("dir" +
+ * A256CBC-HS512) whose key is derived with HKDF from AUTH_SECRET and the salt below. It is
+ * encrypted and authenticated, so its claims can be neither read nor forged without the secret;
+ * `alg: none`, signed-only JWTs and anything else that is not a JWE of ours fail to decrypt.
+ *
+ * The salt is specific to this use: a token minted for any other purpose with the same secret (a
+ * different salt) does not decrypt, and the audience claim is checked on top. Expiry (`exp`, set by
+ * `encode` from maxAge) is checked by `decode`; the session row carries the authoritative expiry
+ * and revocation (server/services/customers/principal.ts).
+ */
+export const CUSTOMER_TOKEN_SALT = "storefront-ordering-service.customer-session.v1";
+export const CUSTOMER_TOKEN_AUDIENCE = "storefront:customer";
+
+export type CustomerTokenClaims = {
+  /** Customer id. */
+  sub: string;
+  /** The merchant the session is bound to. */
+  mid: string;
+  /** Session id (customer_sessions.id). */
+  sid: string;
+};
+
+const claimsSchema = z.object({
+  sub: z.string().min(1).max(128),
+  mid: z.string().min(1).max(128),
+  sid: z.string().min(1).max(128),
+  aud: z.literal(CUSTOMER_TOKEN_AUDIENCE),
+  iat: z.number().int(),
+  exp: z.number().int(),
+});
+
+/** A token for the session, valid for `maxAgeSeconds` (the session's remaining lifetime). */
+export function mintCustomerToken(secret: string, claims: CustomerTokenClaims, maxAgeSeconds: number): Promise<string> {
+  return encode({ secret, salt: CUSTOMER_TOKEN_SALT, maxAge: Math.max(1, Math.floor(maxAgeSeconds)), token: { ...claims, aud: CUSTOMER_TOKEN_AUDIENCE } });
+}
+
+/** The claims of a token this service minted and that has not expired; undefined for anything else. */
+export async function readCustomerToken(secret: string, token: string): Promise<CustomerTokenClaims | undefined> {
+  // A JWE in compact form has five parts; anything else (a JWT with alg none, a cart token) is not ours.
+  if (token.length > 4096 || token.split(".").length !== 5) return undefined;
+  let payload: unknown;
+  try {
+    payload = await decode({ secret, salt: CUSTOMER_TOKEN_SALT, token });
+  } catch {
+    return undefined;
+  }
+  const parsed = claimsSchema.safeParse(payload);
+  if (!parsed.success) return undefined;
+  return { sub: parsed.data.sub, mid: parsed.data.mid, sid: parsed.data.sid };
+}
+
+/** The token of an `Authorization: Bearer <token>` header; undefined for any other scheme or shape. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer ([A-Za-z0-9._~+/-]+=*)$/i.exec(header?.trim() ?? "");
+  return match?.[1];
+}

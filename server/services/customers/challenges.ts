@@ -1,0 +1,182 @@
+import { createHash } from "node:crypto";
+import { and, count, eq, gt, min, sql } from "drizzle-orm";
+import type { Tx } from "../../../db/client";
+import { queryRows } from "../../../db/rows";
+import { otpChallenges, otpFailures, type OtpChallengeStatus, type OtpPurpose } from "../../../db/schema";
+import type { SignInIdentifier } from "../../domain/identifiers";
+import { AppError, validationError } from "../../errors";
+import { identifierKey, newOtpCode, otpCodeHash, otpCodeMatches } from "../../security/otp";
+import { newId } from "../../security/tokens";
+import type { RequestContext } from "../../trpc/context";
+
+type ChallengeRow = typeof otpChallenges.$inferSelect;
+
+const HOUR_MS = 3_600_000;
+
+export type ChallengeSubject = {
+  merchant: { id: string; displayName: string };
+  purpose: OtpPurpose;
+  identifier: SignInIdentifier;
+  /** The signed-in customer asking (phone verification); null for sign-in. */
+  customerId: string | null;
+  /** Which request body field carries the identifier, for error messages. */
+  field: string;
+};
+
+/** 400 before anything is stored when the configured delivery cannot reach this kind of identifier. */
+export function requireDeliverable(ctx: RequestContext, identifier: SignInIdentifier, field: string): void {
+  if (ctx.deps.otpDelivery.channels.includes(identifier.channel)) return;
+  const message =
+    identifier.channel === "sms"
+      ? "This service cannot send text messages (no SMS transport is configured): use an e-mail address"
+      : "This service cannot send e-mail";
+  throw validationError(message, [{ path: field, message: `${identifier.channel} delivery is not available` }]);
+}
+
+function tooMany(message: string, oldest: Date | null, now: Date, limit: number): AppError {
+  const resetAt = new Date((oldest ?? now).getTime() + HOUR_MS);
+  const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+  return new AppError("RATE_LIMITED", message, { headers: { "Retry-After": String(retryAfter) }, details: { limit, resetAt: resetAt.toISOString() } });
+}
+
+function lockId(text: string): bigint {
+  return createHash("sha256").update(text).digest().readBigInt64BE(0);
+}
+
+/**
+ * Creates a challenge and sends its code, inside the caller's transaction (the idempotent write).
+ * Serialised per identifier by an advisory lock, so the per-identifier limit and "a new code
+ * replaces the previous one" hold under concurrency and across instances. The same work is done
+ * whether or not a customer with this identifier exists: the answer, the status and the time taken
+ * reveal nothing about it.
+ */
+export async function issueChallenge(tx: Tx, ctx: RequestContext, subject: ChallengeSubject): Promise<{ methodId: string; delivery: SignInIdentifier["channel"] }> {
+  const { env, otpDelivery } = ctx.deps;
+  requireDeliverable(ctx, subject.identifier, subject.field);
+  const now = ctx.deps.now();
+  const key = identifierKey(env.secret, subject.identifier.value);
+  await queryRows(tx, sql`select pg_advisory_xact_lock(${lockId(`otp|${key}`)})`);
+
+  const [recent] = await tx
+    .select({ n: count(), oldest: min(otpChallenges.createdAt) })
+    .from(otpChallenges)
+    .where(and(eq(otpChallenges.identifierKey, key), gt(otpChallenges.createdAt, new Date(now.getTime() - HOUR_MS))));
+  if ((recent?.n ?? 0) >= env.OTP_MAX_CHALLENGES_PER_HOUR) {
+    throw tooMany("Too many codes were requested for this identifier; try again later", recent?.oldest ?? null, now, env.OTP_MAX_CHALLENGES_PER_HOUR);
+  }
+
+  await tx
+    .update(otpChallenges)
+    .set({ status: "superseded" satisfies OtpChallengeStatus })
+    .where(
+      and(
+        eq(otpChallenges.merchantId, subject.merchant.id),
+        eq(otpChallenges.purpose, subject.purpose),
+        eq(otpChallenges.identifierKey, key),
+        eq(otpChallenges.status, "pending"),
+      ),
+    );
+  const id = newId("otp");
+  const code = newOtpCode();
+  await tx.insert(otpChallenges).values({
+    id,
+    merchantId: subject.merchant.id,
+    purpose: subject.purpose,
+    channel: subject.identifier.channel,
+    identifierKey: key,
+    customerId: subject.customerId,
+    codeHash: otpCodeHash(env.secret, id, code),
+    attempts: 0,
+    status: "pending",
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + env.OTP_TTL_MINUTES * 60_000),
+  });
+  const what = subject.purpose === "login" ? "sign-in" : "phone verification";
+  await otpDelivery.send(
+    {
+      channel: subject.identifier.channel,
+      to: subject.identifier.value,
+      subject: `Your ${subject.merchant.displayName} ${what} code`,
+      text: `Your ${subject.merchant.displayName} ${what} code is ${code}. It expires in ${env.OTP_TTL_MINUTES} minutes and works once. If you did not ask for it, ignore this message.`,
+    },
+    { tx, sentAt: now },
+  );
+  return { methodId: id, delivery: subject.identifier.channel };
+}
+
+export type ChallengeProof = Omit<ChallengeSubject, "merchant" | "field"> & { merchantId: string; methodId: string; code: string };
+
+/**
+ * Checks a presented code, outside any transaction, committing its bookkeeping whatever the
+ * outcome (a wrong guess must count even though the request fails):
+ *
+ * 1. The identifier's wrong codes in the last hour (any challenge, any IP) must be under
+ *    OTP_MAX_FAILURES_PER_HOUR, else 429.
+ * 2. One attempt is reserved with a single conditional UPDATE (pending, unexpired, attempts under
+ *    OTP_MAX_ATTEMPTS). None left, expired, used or replaced: 401, and even the right code fails.
+ * 3. Merchant, purpose, identifier, customer and code (HMAC, constant-time) must all match; a
+ *    mismatch is recorded as a failure of the identifier and answered 401.
+ *
+ * A match returns the challenge, still pending: the caller marks it used (`markUsed`) in the
+ * transaction that acts on it, so it works once.
+ */
+export async function checkChallenge(ctx: RequestContext, proof: ChallengeProof): Promise<ChallengeRow> {
+  const { env, database, now: clock } = ctx.deps;
+  const db = database.db;
+  const now = clock();
+  const key = identifierKey(env.secret, proof.identifier.value);
+
+  const [failures] = await db
+    .select({ n: count(), oldest: min(otpFailures.failedAt) })
+    .from(otpFailures)
+    .where(and(eq(otpFailures.identifierKey, key), gt(otpFailures.failedAt, new Date(now.getTime() - HOUR_MS))));
+  if ((failures?.n ?? 0) >= env.OTP_MAX_FAILURES_PER_HOUR) {
+    throw tooMany("Too many wrong codes for this identifier; try again later", failures?.oldest ?? null, now, env.OTP_MAX_FAILURES_PER_HOUR);
+  }
+
+  const [challenge] = await db
+    .update(otpChallenges)
+    .set({ attempts: sql`${otpChallenges.attempts} + 1` })
+    .where(
+      and(
+        eq(otpChallenges.id, proof.methodId),
+        eq(otpChallenges.status, "pending"),
+        gt(otpChallenges.expiresAt, now),
+        sql`${otpChallenges.attempts} < ${env.OTP_MAX_ATTEMPTS}`,
+      ),
+    )
+    .returning();
+
+  const matches =
+    challenge !== undefined &&
+    challenge.merchantId === proof.merchantId &&
+    challenge.purpose === proof.purpose &&
+    challenge.identifierKey === key &&
+    (proof.customerId === null || challenge.customerId === proof.customerId) &&
+    otpCodeMatches(env.secret, challenge.id, proof.code, challenge.codeHash);
+  if (matches) return challenge;
+
+  await db.insert(otpFailures).values({ id: newId("otpf"), identifierKey: key, challengeId: proof.methodId, failedAt: now });
+  if (!challenge) throw deadChallenge();
+  const attemptsRemaining = Math.max(0, env.OTP_MAX_ATTEMPTS - challenge.attempts);
+  throw new AppError("UNAUTHORIZED", attemptsRemaining > 0 ? "The code is not correct" : "The code is not correct, and no attempts are left: request a new code", {
+    details: { attemptsRemaining },
+  });
+}
+
+function deadChallenge(): AppError {
+  return new AppError(
+    "UNAUTHORIZED",
+    "This code can no longer be used (it expired, was already used, was replaced by a newer code, or had too many wrong attempts): request a new code",
+  );
+}
+
+/** Marks a checked challenge used, inside the transaction that acts on it; a concurrent use already took it: 401. */
+export async function markUsed(tx: Tx, challengeId: string, now: Date): Promise<void> {
+  const [used] = await tx
+    .update(otpChallenges)
+    .set({ status: "used" satisfies OtpChallengeStatus, usedAt: now })
+    .where(and(eq(otpChallenges.id, challengeId), eq(otpChallenges.status, "pending")))
+    .returning({ id: otpChallenges.id });
+  if (!used) throw deadChallenge();
+}

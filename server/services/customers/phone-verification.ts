@@ -1,0 +1,90 @@
+import { and, eq, ne } from "drizzle-orm";
+import type { Tx } from "../../../db/client";
+import { customers } from "../../../db/schema";
+import { normalisePhoneNumber } from "../../domain/identifiers";
+import { AppError, validationError } from "../../errors";
+import type { CustomerSessionView } from "../../schemas/customer";
+import type { RequestContext } from "../../trpc/context";
+import { replayStoredOutcome, requireIdempotencyKey, runIdempotent } from "../idempotency";
+import { checkChallenge, issueChallenge, markUsed } from "./challenges";
+import { findMerchantById, type SignInMerchant } from "./merchant";
+import { authenticateCustomer } from "./principal";
+import { renewToken } from "./sessions";
+import { toCustomerView } from "./view";
+
+function parsePhone(merchant: SignInMerchant, input: string): string {
+  const phone = normalisePhoneNumber(input, merchant.country);
+  if (!phone) throw validationError("phoneNumber is not a valid phone number", [{ path: "phoneNumber", message: "not a valid phone number" }]);
+  return phone;
+}
+
+/** A number is verified by at most one customer per merchant (it is also their sign-in identity). */
+async function requireNumberFree(tx: Tx, merchantId: string, phone: string, customerId: string): Promise<void> {
+  const [taken] = await tx
+    .select({ id: customers.id })
+    .from(customers)
+    .where(and(eq(customers.merchantId, merchantId), eq(customers.phoneNumber, phone), eq(customers.phoneNumberVerified, true), ne(customers.id, customerId)))
+    .limit(1);
+  if (taken) {
+    throw new AppError("RESOURCE_CONFLICT", "This phone number is already verified on another account at this merchant", { details: { reason: "PHONE_NUMBER_IN_USE" } });
+  }
+}
+
+/** POST /customer/phone-verification: sends a code by SMS to the number the signed-in customer wants to verify. */
+export function startPhoneVerification(ctx: RequestContext, input: { phoneNumber: string }): Promise<{ methodId: string }> {
+  return runIdempotent(ctx, { operation: "customer.phoneVerification", input }, async (tx) => {
+    const principal = await authenticateCustomer(ctx, tx);
+    const merchant = await findMerchantById(tx, principal.merchantId);
+    const phone = parsePhone(merchant, input.phoneNumber);
+    if (principal.customer.phoneNumberVerified && principal.customer.phoneNumber === phone) {
+      throw new AppError("RESOURCE_CONFLICT", "This phone number is already verified", { details: { reason: "ALREADY_VERIFIED" } });
+    }
+    await requireNumberFree(tx, merchant.id, phone, principal.customerId);
+    const challenge = await issueChallenge(tx, ctx, {
+      merchant,
+      purpose: "phone_verification",
+      identifier: { channel: "sms", value: phone },
+      customerId: principal.customerId,
+      field: "phoneNumber",
+    });
+    return { body: { methodId: challenge.methodId }, headers: { "cache-control": "private, no-store" } };
+  });
+}
+
+/**
+ * POST /customer/phone-verification/confirmation: proves the code (same rules as sign-in: attempts,
+ * expiry, single use, per-identifier limits; the code works only for the customer who asked), then
+ * records the number as verified and answers the customer with a fresh token for the same session.
+ */
+export async function confirmPhoneVerification(ctx: RequestContext, input: { phoneNumber: string; methodId: string; otp: string }): Promise<CustomerSessionView> {
+  requireIdempotencyKey(ctx);
+  const request = { operation: "customer.phoneVerification.confirm", input };
+  const replayed = await replayStoredOutcome<CustomerSessionView>(ctx, request);
+  if (replayed) return replayed.body;
+
+  const principal = await authenticateCustomer(ctx);
+  const merchant = await findMerchantById(ctx.deps.database.db, principal.merchantId);
+  const phone = parsePhone(merchant, input.phoneNumber);
+  const challenge = await checkChallenge(ctx, {
+    merchantId: merchant.id,
+    purpose: "phone_verification",
+    identifier: { channel: "sms", value: phone },
+    customerId: principal.customerId,
+    methodId: input.methodId,
+    code: input.otp,
+  });
+
+  return runIdempotent(ctx, request, async (tx) => {
+    const now = ctx.deps.now();
+    await markUsed(tx, challenge.id, now);
+    await requireNumberFree(tx, merchant.id, phone, principal.customerId);
+    const [updated] = await tx
+      .update(customers)
+      .set({ phoneNumber: phone, phoneNumberVerified: true, updatedAt: now })
+      .where(eq(customers.id, principal.customerId))
+      .returning();
+    if (!updated) throw new Error("the signed-in customer vanished");
+    const token = await renewToken(ctx.deps, principal);
+    return { body: { token, customer: toCustomerView(updated) }, headers: { "cache-control": "private, no-store" } };
+  });
+}

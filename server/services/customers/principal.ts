@@ -1,0 +1,78 @@
+import { eq } from "drizzle-orm";
+import type { Executor } from "../../../db/client";
+import { customerSessions, customers } from "../../../db/schema";
+import { AppError } from "../../errors";
+import { bearerToken, readCustomerToken, type CustomerTokenClaims } from "../../security/customer-token";
+import type { RequestContext } from "../../trpc/context";
+
+export type CustomerRow = typeof customers.$inferSelect;
+
+/** The signed-in customer behind a request: a live session of this customer at this merchant. */
+export type CustomerPrincipal = {
+  customerId: string;
+  merchantId: string;
+  sessionId: string;
+  sessionExpiresAt: Date;
+  customer: CustomerRow;
+};
+
+// Per request, so the token is decrypted and the session read at most once however many checks ask.
+const claimsByRequest = new WeakMap<RequestContext, Promise<CustomerTokenClaims | undefined>>();
+const principalByRequest = new WeakMap<RequestContext, Promise<CustomerPrincipal>>();
+
+/**
+ * The claims of the request's bearer token when it is a customer token this service minted and it
+ * has not expired, checked cryptographically only (no session lookup). The idempotency scope uses
+ * it: a logged-out customer's retry must still replay its stored logout.
+ */
+export function bearerClaims(ctx: RequestContext): Promise<CustomerTokenClaims | undefined> {
+  let claims = claimsByRequest.get(ctx);
+  if (!claims) {
+    const token = bearerToken(ctx.header("authorization"));
+    claims = token ? readCustomerToken(ctx.deps.env.secret, token) : Promise.resolve(undefined);
+    claimsByRequest.set(ctx, claims);
+  }
+  return claims;
+}
+
+/**
+ * The signed-in customer, or 401. Besides the token (decryption, audience, expiry), the session row
+ * is read by primary key together with its customer, one indexed query: a revoked (logged out) or
+ * expired session, or claims that do not match it, are 401. Pass the transaction when called inside
+ * one (PGlite has one connection).
+ */
+export function authenticateCustomer(ctx: RequestContext, db: Executor = ctx.deps.database.db): Promise<CustomerPrincipal> {
+  let principal = principalByRequest.get(ctx);
+  if (!principal) {
+    principal = resolvePrincipal(ctx, db);
+    principalByRequest.set(ctx, principal);
+  }
+  return principal;
+}
+
+async function resolvePrincipal(ctx: RequestContext, db: Executor): Promise<CustomerPrincipal> {
+  if (!ctx.header("authorization")) throw new AppError("UNAUTHORIZED", "Sign in first: send Authorization: Bearer <customer token>");
+  const claims = await bearerClaims(ctx);
+  if (!claims) throw new AppError("UNAUTHORIZED", "The bearer token is not a valid customer token (malformed, expired or issued for something else)");
+  const [row] = await db
+    .select({ session: customerSessions, customer: customers })
+    .from(customerSessions)
+    .innerJoin(customers, eq(customers.id, customerSessions.customerId))
+    .where(eq(customerSessions.id, claims.sid));
+  const live =
+    row !== undefined &&
+    row.session.revokedAt === null &&
+    row.session.expiresAt > ctx.deps.now() &&
+    row.session.customerId === claims.sub &&
+    row.session.merchantId === claims.mid &&
+    row.customer.merchantId === claims.mid;
+  if (!live) throw new AppError("UNAUTHORIZED", "This customer session has ended (signed out or expired); sign in again");
+  return { customerId: row.customer.id, merchantId: row.customer.merchantId, sessionId: row.session.id, sessionExpiresAt: row.session.expiresAt, customer: row.customer };
+}
+
+/** 403 unless the resource belongs to the principal's merchant. */
+export function requireSameMerchant(principal: CustomerPrincipal, merchantId: string): void {
+  if (principal.merchantId !== merchantId) {
+    throw new AppError("FORBIDDEN", "This customer session belongs to another merchant: sign in at this merchant");
+  }
+}
