@@ -1,0 +1,118 @@
+import { and, asc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
+import { carts, orders, paymentAttempts, paymentSessions } from "../../db/schema";
+import type { AppDeps } from "../app/deps";
+import { toAppError } from "../errors-map";
+import { logger } from "../log";
+import { settleCart } from "../services/checkout/finalizer";
+import type { Job } from "./types";
+
+type Outcome = "completed" | "released" | "pending" | "unchanged";
+
+/**
+ * Carries payments that nobody is carrying any more to their outcome, through the checkout
+ * finalizer (`settleCart`, the only writer of payment outcomes), exactly as an order-result poll
+ * or a webhook would:
+ * - LOCKED carts whose pending attempt is older than PAYMENT_RECONCILE_AFTER_SECONDS (the client
+ *   went away mid-payment, a crash, a processor timeout): captured into an order, or released;
+ * - OPEN carts whose payment session holds an intent, with the quote still payable, untouched for
+ *   as long (the customer confirmed in the browser but neither the report nor the webhook came):
+ *   an authorization for exactly the quote becomes the order the customer paid for.
+ *
+ * The finalizer holds the cart's row lock for each decision and uses idempotency keys every
+ * caller derives identically, so this job may run on several instances at once, next to live
+ * requests, without a second charge or order. Carts are visited in id order from a cursor, so a
+ * payment that stays pending is not revisited within one run.
+ */
+export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {
+  const counts: Record<Outcome | "errors", number> = { completed: 0, released: 0, pending: 0, unchanged: 0, errors: 0 };
+  let batches = 0;
+  let complete = true;
+  for (const select of [lockedCarts, openCartsWithIntents]) {
+    let after = "";
+    for (;;) {
+      if (Date.now() >= deadline) {
+        complete = false;
+        break;
+      }
+      const ids = await select(deps, after, batchSize);
+      batches += 1;
+      for (const cartId of ids) {
+        if (Date.now() >= deadline) {
+          complete = false;
+          break;
+        }
+        const result = await reconcileOne(deps, cartId);
+        if (result === "unavailable") {
+          counts.errors += 1;
+          return { processed: counts.completed + counts.released, batches, complete: false, details: counts };
+        }
+        counts[result] += 1;
+      }
+      if (!complete || ids.length < batchSize) break;
+      after = ids[ids.length - 1] ?? after;
+    }
+    if (!complete) break;
+  }
+  return { processed: counts.completed + counts.released, batches, complete, details: counts };
+};
+
+function cutoff(deps: AppDeps): Date {
+  return new Date(deps.now().getTime() - deps.env.PAYMENT_RECONCILE_AFTER_SECONDS * 1000);
+}
+
+async function lockedCarts(deps: AppDeps, after: string, limit: number): Promise<string[]> {
+  const rows = await deps.database.db
+    .selectDistinct({ id: carts.id })
+    .from(carts)
+    .innerJoin(paymentAttempts, eq(paymentAttempts.cartId, carts.id))
+    .where(and(eq(carts.status, "LOCKED"), eq(paymentAttempts.status, "pending"), lte(paymentAttempts.createdAt, cutoff(deps)), gt(carts.id, after)))
+    .orderBy(asc(carts.id))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+async function openCartsWithIntents(deps: AppDeps, after: string, limit: number): Promise<string[]> {
+  const now = deps.now();
+  const rows = await deps.database.db
+    .select({ id: carts.id })
+    .from(carts)
+    .innerJoin(paymentSessions, eq(paymentSessions.cartId, carts.id))
+    .where(
+      and(
+        eq(carts.status, "OPEN"),
+        gt(carts.expiresAt, now),
+        gt(carts.quoteExpiresAt, now),
+        isNotNull(paymentSessions.intentId),
+        lte(paymentSessions.updatedAt, cutoff(deps)),
+        gt(carts.id, after),
+        sql`not exists (select 1 from ${orders} where ${orders.cartId} = ${carts.id})`,
+      ),
+    )
+    .orderBy(asc(carts.id))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/** One cart through the finalizer. A processor or database outage ends the run (the next one retries). */
+async function reconcileOne(deps: AppDeps, cartId: string): Promise<Outcome | "errors" | "unavailable"> {
+  const before = await stateOf(deps, cartId);
+  try {
+    await settleCart(deps, cartId);
+  } catch (error) {
+    const appError = toAppError(error);
+    logger.error({ cartId, code: appError.code, err: appError.cause ?? error }, "payment reconciliation failed");
+    return appError.code === "DEPENDENCY_UNAVAILABLE" ? "unavailable" : "errors";
+  }
+  const after = await stateOf(deps, cartId);
+  if (after.ordered && !before.ordered) return "completed";
+  if (after.status === "LOCKED") return "pending";
+  if (before.status === "LOCKED" && after.status === "OPEN") return "released";
+  return "unchanged";
+}
+
+async function stateOf(deps: AppDeps, cartId: string): Promise<{ status: string | undefined; ordered: boolean }> {
+  const { db } = deps.database;
+  const [cart] = await db.select({ status: carts.status }).from(carts).where(eq(carts.id, cartId));
+  const [order] = await db.select({ id: orders.id }).from(orders).where(eq(orders.cartId, cartId));
+  return { status: cart?.status, ordered: Boolean(order) };
+}

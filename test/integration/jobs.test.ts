@@ -1,0 +1,307 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { carts, idempotencyRecords, orders, paymentSessions } from "../../db/schema";
+import type { CatalogRevalidation } from "../../server/domain/revalidation";
+import { PEER_ADDRESS_HEADER } from "../../server/http/client-ip";
+import { PaymentProcessorError, type PaymentProcessor } from "../../server/integrations/payments/types";
+import { createSimulatedProcessor } from "../../server/integrations/payments/simulated";
+import { createJobsHandler } from "../../server/jobs/http";
+import { ALL_JOBS_ORDER, runJob } from "../../server/jobs/run";
+import { jobNames, type JobReport } from "../../server/jobs/types";
+import { attemptsOf, crashSwitch, orderCount, pay, paymentSession, pricedCart, readCart } from "../checkout-helpers";
+import { createTestApp, HARBOR, mutate, startCart, type TestApp } from "../harness";
+import { deliveryAddressNearHarbor } from "../routes";
+
+/** Background jobs: the authenticated route, and each job's effect, idempotence and batching. */
+const CRON_SECRET = "test-cron-secret-0123456789abcdef";
+const simulated = createSimulatedProcessor({ webhookSecret: "whsec_jobs_test" });
+const crash = crashSwitch();
+/** Set to make every processor call fail as unreachable. */
+let processorDown = false;
+
+function flaky(inner: PaymentProcessor): PaymentProcessor {
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      processorDown ? Promise.reject(new PaymentProcessorError("unavailable", "processor unreachable (test)")) : call(...args);
+  return {
+    ...inner,
+    createOrUpdateIntent: guard((request: Parameters<PaymentProcessor["createOrUpdateIntent"]>[0]) => inner.createOrUpdateIntent(request)),
+    retrieveIntent: guard((intentId: string) => inner.retrieveIntent(intentId)),
+    confirmIntent: guard((request: Parameters<PaymentProcessor["confirmIntent"]>[0]) => inner.confirmIntent(request)),
+    captureIntent: guard((request: Parameters<PaymentProcessor["captureIntent"]>[0]) => inner.captureIntent(request)),
+    cancelIntent: guard((request: Parameters<PaymentProcessor["cancelIntent"]>[0]) => inner.cancelIntent(request)),
+  };
+}
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp({ env: { CRON_SECRET }, overrides: () => ({ payments: flaky(crash.wrap(simulated)) }) });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const minutes = (n: number) => n * 60_000;
+function advance(ms: number): void {
+  app.clock.now = new Date(app.clock.now.getTime() + ms);
+}
+
+async function cartRow(cartId: string) {
+  const [row] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cartId));
+  if (!row) throw new Error(`cart ${cartId} missing`);
+  return row;
+}
+
+async function job(name: Parameters<typeof runJob>[1], target: TestApp = app): Promise<JobReport> {
+  return runJob(target.deps, name);
+}
+
+async function callRoute(target: TestApp, name: string, headers: Record<string, string> = {}, method = "GET") {
+  const handler = createJobsHandler(() => Promise.resolve(target.deps));
+  const response = await handler(new Request(`http://localhost/api/jobs/${name}`, { method, headers: { [PEER_ADDRESS_HEADER]: "198.51.100.20", ...headers } }), name);
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe("GET /api/jobs/{name}", () => {
+  it("runs a job for Vercel Cron's exact bearer credential and answers the counts", async () => {
+    const response = await callRoute(app, "expire-carts", { Authorization: `Bearer ${CRON_SECRET}` });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    expect(response.body).toMatchObject({ complete: true, jobs: [{ job: "expire-carts", complete: true, details: { expired: expect.any(Number) as number } }] });
+    expect(response.body.requestId).toBe(response.headers.get("x-request-id"));
+  });
+
+  it("`all` runs every job in one budget (POST works too, for manual runs)", async () => {
+    const response = await callRoute(app, "all", { Authorization: `Bearer ${CRON_SECRET}` }, "POST");
+    expect(response.status).toBe(200);
+    const ran = (response.body.jobs as JobReport[]).map((report) => report.job);
+    expect(ran).toEqual(ALL_JOBS_ORDER);
+    expect([...ran].sort()).toEqual([...jobNames].sort());
+    expect(ran[0]).toBe("reconcile-payments");
+  });
+
+  it("refuses anything but the exact credential with 401 and the error envelope", async () => {
+    for (const authorization of [undefined, "", CRON_SECRET, `bearer ${CRON_SECRET}`, `Bearer ${CRON_SECRET.slice(0, -1)}x`, `Bearer ${CRON_SECRET}${CRON_SECRET}`, "Basic dXNlcjpwYXNz"]) {
+      const response = await callRoute(app, "expire-carts", authorization === undefined ? {} : { Authorization: authorization });
+      expect(response.status, String(authorization)).toBe(401);
+      expect(response.headers.get("www-authenticate")).toBe("Bearer");
+      expect(Object.keys(response.body).sort()).toEqual(["code", "message", "requestId"]);
+      expect(response.body.code).toBe("UNAUTHORIZED");
+    }
+  });
+
+  it("answers 404 for an unknown job, and for every job when CRON_SECRET is unset", async () => {
+    expect((await callRoute(app, "drop-tables", { Authorization: `Bearer ${CRON_SECRET}` })).status).toBe(404);
+    const unconfigured = await createTestApp({ database: app.deps.database });
+    try {
+      const response = await callRoute(unconfigured, "expire-carts", { Authorization: "Bearer " });
+      expect(response.status).toBe(404);
+      expect(response.body.code).toBe("NOT_FOUND");
+    } finally {
+      await unconfigured.close();
+    }
+  });
+
+  it("failed attempts count against the caller's rate limit: guessing ends in 429", async () => {
+    const limited = await createTestApp({ database: app.deps.database, env: { CRON_SECRET, RATE_LIMIT_MAX: "2" } });
+    try {
+      const statuses = [];
+      for (let i = 0; i < 3; i += 1) statuses.push((await callRoute(limited, "expire-carts", { Authorization: `Bearer guess-${i}` })).status);
+      expect(statuses).toEqual([401, 401, 429]);
+      // The right credential is not rate limited (a cron is not a client).
+      expect((await callRoute(limited, "expire-carts", { Authorization: `Bearer ${CRON_SECRET}` })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("expire-carts", () => {
+  it("moves OPEN carts past their idle expiry to EXPIRED with a new revision, once", async () => {
+    const idle = await startCart(app);
+    advance(minutes(app.env.CART_IDLE_TTL_MINUTES - 10));
+    const fresh = await startCart(app);
+    advance(minutes(11));
+    const before = await cartRow(idle.cartId);
+
+    const first = await job("expire-carts");
+    expect(first.complete).toBe(true);
+    expect(first.details.expired).toBeGreaterThanOrEqual(1);
+    const expired = await cartRow(idle.cartId);
+    expect(expired).toMatchObject({ status: "EXPIRED", revision: before.revision + 1, expiresAt: before.expiresAt });
+    expect((await cartRow(fresh.cartId)).status).toBe("OPEN");
+
+    const again = await job("expire-carts");
+    expect(again.processed).toBe(0);
+    expect((await cartRow(idle.cartId)).revision).toBe(before.revision + 1);
+
+    // The client holding the old ETag learns the cart is gone.
+    const late = await mutate(app, idle, "PUT", "/gratuity", { rate: "0.15" });
+    expect((late.body as { code: string }).code).toBe("CART_IMMUTABLE");
+  });
+
+  it("leaves a LOCKED cart (a payment in flight) to the reconciliation job", async () => {
+    const cart = await pricedCart(app);
+    await paymentSession(app, cart);
+    crash.after = "confirmIntent";
+    expect((await pay(app, cart, "pm_card_visa")).status).toBe(500);
+    advance(minutes(app.env.CART_IDLE_TTL_MINUTES + 1));
+    await job("expire-carts");
+    expect((await cartRow(cart.cartId)).status).toBe("LOCKED");
+    // Clean up for the next tests: carry the payment through.
+    await job("reconcile-payments");
+    expect((await cartRow(cart.cartId)).status).toBe("COMPLETED");
+  });
+
+  it("works through the backlog in batches of JOB_BATCH_SIZE", async () => {
+    const small = await createTestApp({ env: { CRON_SECRET, JOB_BATCH_SIZE: "2" } });
+    try {
+      small.clock.now = app.clock.now;
+      for (let i = 0; i < 5; i += 1) await startCart(small);
+      small.clock.now = new Date(small.clock.now.getTime() + minutes(small.env.CART_IDLE_TTL_MINUTES + 1));
+      const report = await runJob(small.deps, "expire-carts");
+      expect(report).toMatchObject({ processed: 5, batches: 3, complete: true, details: { expired: 5 } });
+      expect((await runJob(small.deps, "expire-carts")).processed).toBe(0);
+    } finally {
+      await small.close();
+    }
+  });
+});
+
+describe("prune-idempotency", () => {
+  it("deletes stored outcomes past their retention, and only those", async () => {
+    const createdAt = app.clock.now;
+    await startCart(app);
+    const stored = await app.deps.database.db.select().from(idempotencyRecords).where(eq(idempotencyRecords.createdAt, createdAt));
+    expect(stored).toHaveLength(1);
+    advance(app.env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000 + 1000);
+    await startCart(app);
+
+    const first = await job("prune-idempotency");
+    expect(first.details.deleted).toBeGreaterThanOrEqual(1);
+    const left = await app.deps.database.db.select().from(idempotencyRecords);
+    expect(left.some((record) => record.key === stored[0]?.key)).toBe(false);
+    expect(left.length).toBeGreaterThanOrEqual(1);
+    expect(left.every((record) => record.expiresAt > app.clock.now)).toBe(true);
+    expect((await job("prune-idempotency")).processed).toBe(0);
+  });
+});
+
+describe("reconcile-payments", () => {
+  it("finishes a payment left LOCKED by a crash after the confirmation: one order, one charge", async () => {
+    const cart = await pricedCart(app);
+    await paymentSession(app, cart);
+    crash.after = "confirmIntent";
+    expect((await pay(app, cart, "pm_card_visa")).status).toBe(500);
+    expect((await cartRow(cart.cartId)).status).toBe("LOCKED");
+
+    // Inside the grace period the job leaves a payment alone: its client may still be finishing it.
+    const early = await job("reconcile-payments");
+    expect(early.details.completed).toBe(0);
+    expect((await cartRow(cart.cartId)).status).toBe("LOCKED");
+
+    advance(app.env.PAYMENT_RECONCILE_AFTER_SECONDS * 1000 + 1000);
+    const report = await job("reconcile-payments");
+    expect(report.details).toMatchObject({ completed: 1, errors: 0 });
+    expect(await orderCount(app, cart.cartId)).toBe(1);
+    expect((await cartRow(cart.cartId)).status).toBe("COMPLETED");
+    const [session] = await app.deps.database.db.select().from(paymentSessions).where(eq(paymentSessions.cartId, cart.cartId));
+    expect(simulated.ledger.charges.filter((charge) => charge.intentId === session?.intentId)).toHaveLength(1);
+
+    const again = await job("reconcile-payments");
+    expect(again.details.completed).toBe(0);
+    expect(await orderCount(app, cart.cartId)).toBe(1);
+  });
+
+  it("releases a cart whose stuck payment was declined", async () => {
+    const cart = await pricedCart(app);
+    await paymentSession(app, cart);
+    crash.after = "confirmIntent";
+    expect((await pay(app, cart, "pm_card_chargeDeclined")).status).toBe(500);
+    advance(app.env.PAYMENT_RECONCILE_AFTER_SECONDS * 1000 + 1000);
+    const report = await job("reconcile-payments");
+    expect(report.details.released).toBe(1);
+    const row = await cartRow(cart.cartId);
+    expect(row.status).toBe("OPEN");
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["failed"]);
+    expect(await orderCount(app, cart.cartId)).toBe(0);
+  });
+
+  it("turns a browser-confirmed payment whose report and webhook never came into the order", async () => {
+    const cart = await pricedCart(app);
+    await paymentSession(app, cart);
+    const unpaid = await pricedCart(app);
+    await paymentSession(app, unpaid);
+    const [session] = await app.deps.database.db.select().from(paymentSessions).where(eq(paymentSessions.cartId, cart.cartId));
+    if (!session?.intentId) throw new Error("no intent");
+    simulated.ledger.confirm(session.intentId, "pm_card_visa", undefined);
+
+    advance(app.env.PAYMENT_RECONCILE_AFTER_SECONDS * 1000 + 1000);
+    const report = await job("reconcile-payments");
+    expect(report.details.completed).toBe(1);
+    expect(await orderCount(app, cart.cartId)).toBe(1);
+    // The customer who never paid keeps an OPEN cart; nothing was charged.
+    expect((await cartRow(unpaid.cartId)).status).toBe("OPEN");
+    expect(await orderCount(app, unpaid.cartId)).toBe(0);
+    const [order] = await app.deps.database.db.select().from(orders).where(eq(orders.cartId, cart.cartId));
+    expect(order?.amountChargedMinor).toBe(cart.total);
+  });
+
+  it("stops at a processor outage, reports it, and finishes on the next run", async () => {
+    const cart = await pricedCart(app);
+    await paymentSession(app, cart);
+    crash.after = "confirmIntent";
+    expect((await pay(app, cart, "pm_card_visa")).status).toBe(500);
+    advance(app.env.PAYMENT_RECONCILE_AFTER_SECONDS * 1000 + 1000);
+    processorDown = true;
+    try {
+      const failed = await job("reconcile-payments");
+      expect(failed).toMatchObject({ complete: false, details: { errors: 1 } });
+      expect((await cartRow(cart.cartId)).status).toBe("LOCKED");
+    } finally {
+      processorDown = false;
+    }
+    expect((await job("reconcile-payments")).details.completed).toBe(1);
+    expect((await readCart(app, cart)).status).toBe("COMPLETED");
+  });
+});
+
+describe("release-quotes", () => {
+  const calamari = { productId: "prd_hk_crispy_calamari", quantity: 2, selections: [], itemUnavailableAction: "remove_item" };
+
+  it("marks an expired courier quote and flags the renewal with a new revision; validate-and-update renews it", async () => {
+    app.clock.now = new Date("2030-01-07T15:00:00.000Z");
+    const cart = await startCart(app, HARBOR.locationId, "delivery");
+    expect((await mutate(app, cart, "POST", "/items", calamari)).status).toBe(200);
+    expect((await mutate(app, cart, "PUT", "/set-delivery", deliveryAddressNearHarbor)).status).toBe(200);
+    const current = await startCart(app, HARBOR.locationId, "delivery");
+    expect((await mutate(app, current, "POST", "/items", calamari)).status).toBe(200);
+
+    expect((await job("release-quotes")).processed).toBe(0);
+    advance(minutes(6));
+    expect((await mutate(app, current, "PUT", "/set-delivery", deliveryAddressNearHarbor)).status).toBe(200);
+    const before = await cartRow(cart.cartId);
+    const currentBefore = await cartRow(current.cartId);
+
+    const report = await job("release-quotes");
+    expect(report).toMatchObject({ processed: 1, complete: true, details: { released: 1, skipped: 0 } });
+    const after = await cartRow(cart.cartId);
+    expect(after.revision).toBe(before.revision + 1);
+    expect(after.deliveryQuote).toEqual({ ...before.deliveryQuote, status: "expired" });
+    expect(after.expiresAt).toEqual(before.expiresAt);
+    expect(after.priced.orderTotal).toBe(before.priced.orderTotal);
+    const revalidation = after.catalogRevalidation as CatalogRevalidation;
+    expect(revalidation.reasonCodes).toContain("QUOTE_EXPIRED");
+    expect(await cartRow(current.cartId)).toEqual(currentBefore);
+
+    expect((await job("release-quotes")).processed).toBe(0);
+
+    // The client's old ETag is stale; with the current one, validate-and-update fetches a new quote.
+    expect((await mutate(app, cart, "PUT", "/validate-and-update", {})).status).toBe(409);
+    cart.etag = `"cart-${after.revision}"`;
+    const renewed = await mutate(app, cart, "PUT", "/validate-and-update", {});
+    expect(renewed.status, renewed.text).toBe(200);
+    expect((renewed.body as { deliveryQuote: { status: string; expiresAt: string } }).deliveryQuote).toMatchObject({ status: "quoted", expiresAt: new Date(app.clock.now.getTime() + minutes(5)).toISOString() });
+  });
+});
