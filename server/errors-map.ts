@@ -4,7 +4,16 @@ import { AppError, dependencyUnavailable, internalError, validationError, type F
 
 /** Connection-level failures of Postgres or its driver: the database, not the request, is at fault. */
 const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"]);
-const UNAVAILABLE_DRIVER_CODES = new Set(["CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED"]);
+const UNAVAILABLE_DRIVER_CODES = new Set([
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  // Our own deadlines around the driver (db/bounded-client.ts): pool exhausted, server not answering.
+  "DATABASE_QUEUE_TIMEOUT",
+  "DATABASE_UNRESPONSIVE",
+  "DATABASE_TRANSACTION_ABANDONED",
+]);
 /** SQLSTATEs: 08xxx connection exceptions, admin shutdown / terminated backend, too many connections, timeouts. */
 const UNAVAILABLE_SQLSTATES = /^(08...|57P01|57P02|57P03|53300|57014|55P03|40P01)$/;
 

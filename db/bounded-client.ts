@@ -1,0 +1,255 @@
+import type { Sql, TransactionSql } from "postgres";
+
+/**
+ * Deadlines the `postgres` driver does not have. It queues a query without limit when every pooled
+ * connection is busy, and waits forever for the answer of a server that stopped answering (its
+ * connect_timeout covers only the handshake, statement_timeout only a server that is alive). The
+ * client handed to drizzle is wrapped here, so every query and transaction of the service is bounded
+ * in one place:
+ *
+ * - queue: a query or transaction that has not reached a connection within `queueTimeoutMs` fails
+ *   with DATABASE_QUEUE_TIMEOUT. A transaction given up this way never runs its body: when it
+ *   reaches a connection later, it rolls back at once.
+ * - answer: a statement the server has not answered within its own statement timeout plus a grace
+ *   period fails with DATABASE_UNRESPONSIVE, and so does the transaction around it, at once (its
+ *   rollback completes whenever the server answers again).
+ * - lost connections: a transaction whose connection died (backend killed, server restarted) is
+ *   given up at once and sends nothing more; a read, or a BEGIN, that met a pooled connection the
+ *   server had already closed runs once more, since nothing of it can have taken effect.
+ *
+ * Both codes map to 503 DEPENDENCY_UNAVAILABLE (server/errors-map.ts). The driver's own teardown
+ * bugs are repaired at install time by scripts/patch-postgres-driver.mjs.
+ */
+export type ClientBounds = { queueTimeoutMs: number; statementTimeoutMs: number };
+
+/** How long past its statement timeout a live server may still take to report the cancellation. */
+const ANSWER_GRACE_MS = 2_000;
+
+export type DeadlineCode = "DATABASE_QUEUE_TIMEOUT" | "DATABASE_UNRESPONSIVE" | "DATABASE_TRANSACTION_ABANDONED";
+
+export class DatabaseDeadlineError extends Error {
+  readonly code: DeadlineCode;
+  constructor(code: DeadlineCode, message: string) {
+    super(message);
+    this.name = "DatabaseDeadlineError";
+    this.code = code;
+  }
+}
+
+const queueTimeout = (bounds: ClientBounds) =>
+  new DatabaseDeadlineError("DATABASE_QUEUE_TIMEOUT", `no database connection became free within ${bounds.queueTimeoutMs} ms`);
+const unresponsive = (bounds: ClientBounds) =>
+  new DatabaseDeadlineError("DATABASE_UNRESPONSIVE", `the database did not answer within ${answerBoundMs(bounds)} ms`);
+const abandoned = () => new DatabaseDeadlineError("DATABASE_TRANSACTION_ABANDONED", "the caller gave up on this transaction");
+
+/** The driver rejects with Errors; anything else is wrapped so callers always get one. */
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+const answerBoundMs = (bounds: ClientBounds) => bounds.statementTimeoutMs + ANSWER_GRACE_MS;
+
+/** The part of the driver's pending query that drizzle uses: awaited as is, or after `.values()`. */
+type DriverQuery = PromiseLike<unknown> & { values(): unknown; state: unknown };
+type Unsafe = (query: string, parameters?: unknown[], options?: unknown) => DriverQuery;
+type TransactionBody = (sql: TransactionSql) => unknown;
+
+/**
+ * A pending query that settles like the driver's, or fails at its deadline. The driver's query only
+ * starts when awaited, so the clock starts then too. `queueTimeoutMs` undefined: the query runs on a
+ * connection already held (inside a transaction), only the answer is bounded. `onFailure` sees the
+ * final failure, the deadline's too. `retryOnLostConnection`: a read that met a connection the server
+ * had already closed (idle in the pool across a restart or failover) runs once more on another.
+ */
+function boundedQuery(
+  make: () => DriverQuery,
+  bounds: ClientBounds,
+  options: { queueTimeoutMs: number | undefined; onFailure: (error: unknown) => void; retryOnLostConnection: boolean },
+) {
+  let wantValues = false;
+  let settled: Promise<unknown> | undefined;
+  const run = () =>
+    (settled ??= new Promise((resolve, reject) => {
+      const attempt = (retriesLeft: number) => {
+        const query = make();
+        if (wantValues) query.values();
+        let over = false;
+        let timer: NodeJS.Timeout | undefined;
+        const fail = (error: unknown) => {
+          if (over) return;
+          over = true;
+          clearTimeout(timer);
+          if (retriesLeft > 0 && isConnectionLost(error)) return attempt(retriesLeft - 1);
+          options.onFailure(error);
+          reject(asError(error));
+        };
+        const answerDeadline = () => {
+          timer = setTimeout(() => fail(unresponsive(bounds)), answerBoundMs(bounds));
+        };
+        if (options.queueTimeoutMs === undefined) answerDeadline();
+        else {
+          timer = setTimeout(() => {
+            // `state` is set when the driver writes the query to a connection: until then it is queued.
+            if (query.state === null || query.state === undefined) fail(queueTimeout(bounds));
+            else answerDeadline();
+          }, options.queueTimeoutMs);
+        }
+        query.then((value) => {
+          if (over) return;
+          over = true;
+          clearTimeout(timer);
+          resolve(value);
+        }, fail);
+      };
+      attempt(options.retryOnLostConnection ? 1 : 0);
+    }));
+  return pendingOf(run, () => {
+    wantValues = true;
+  });
+}
+
+/** What drizzle awaits: a thenable with `.values()`, started by the first `then`. */
+function pendingOf(run: () => Promise<unknown>, values: () => void) {
+  const pending = {
+    values() {
+      values();
+      return pending;
+    },
+    then<A = unknown, B = never>(onFulfilled?: ((value: unknown) => A | PromiseLike<A>) | null, onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null) {
+      return run().then(onFulfilled, onRejected);
+    },
+  };
+  return pending;
+}
+
+/** Reads are safe to run twice; anything else may have taken effect before its connection was lost. */
+const READ_STATEMENT = /^\s*select\b/i;
+
+/** Socket-level failures: the transaction's connection is gone (and the server has rolled it back). */
+const CONNECTION_LOST_CODES = new Set(["CONNECTION_CLOSED", "CONNECTION_DESTROYED", "CONNECTION_ENDED", "ECONNRESET", "EPIPE", "ETIMEDOUT"]);
+
+function isConnectionLost(error: unknown): boolean {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth += 1) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string" && CONNECTION_LOST_CODES.has(code)) return true;
+  }
+  return false;
+}
+
+type TransactionState = {
+  /** True while the caller still waits for this transaction's outcome. */
+  live: () => boolean;
+  giveUp: (error: Error) => void;
+  connectionLost: boolean;
+};
+
+/**
+ * The transaction's own client: its statements are bounded, a missed answer or a lost connection
+ * gives the whole transaction up, and once given up it sends nothing more. A statement issued after
+ * its connection closed would reach whatever session the driver opens next on that pooled slot,
+ * possibly inside another request's transaction (and unpatched postgres 3.4.9 turns it into an
+ * uncaught exception thrown from a timer, which ends the process).
+ */
+function boundedTransactionSql(sql: TransactionSql, bounds: ClientBounds, state: TransactionState): TransactionSql {
+  const unsafe = sql.unsafe.bind(sql) as unknown as Unsafe;
+  const onFailure = (error: unknown) => {
+    if (isConnectionLost(error)) state.connectionLost = true;
+    if (state.connectionLost || (error instanceof DatabaseDeadlineError && error.code === "DATABASE_UNRESPONSIVE")) {
+      state.giveUp(asError(error));
+    }
+  };
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      if (property === "unsafe") {
+        return (query: string, parameters?: unknown[], options?: unknown) =>
+          state.live()
+            ? boundedQuery(() => unsafe(query, parameters, options), bounds, { queueTimeoutMs: undefined, onFailure, retryOnLostConnection: false })
+            : pendingOf(() => Promise.reject(abandoned()), () => undefined);
+      }
+      if (property === "savepoint") {
+        return (...args: unknown[]) => {
+          if (!state.live()) return Promise.reject(abandoned());
+          const body = args.at(-1) as TransactionBody;
+          const wrapped: TransactionBody = (inner) => body(boundedTransactionSql(inner, bounds, state));
+          return args.length === 2 ? target.savepoint(args[0] as string, wrapped) : target.savepoint(wrapped);
+        };
+      }
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}
+
+function boundedBegin(client: Sql, bounds: ClientBounds) {
+  return (...args: unknown[]): Promise<unknown> => {
+    const body = args.at(-1) as TransactionBody;
+    const options = args.length === 2 ? (args[0] as string) : undefined;
+    return new Promise((resolve, reject) => {
+      // waiting: no connection yet; running: the body runs; settled: the caller has its answer.
+      let phase: "waiting" | "running" | "settled" = "waiting";
+      let timer: NodeJS.Timeout | undefined;
+      const settle = (outcome: () => void) => {
+        clearTimeout(timer);
+        if (phase === "settled") return;
+        phase = "settled";
+        outcome();
+      };
+      const state: TransactionState = { live: () => phase === "running", giveUp: (error) => settle(() => reject(error)), connectionLost: false };
+      timer = setTimeout(() => state.giveUp(queueTimeout(bounds)), bounds.queueTimeoutMs);
+
+      // On a lost connection the driver must neither roll back nor commit (see boundedTransactionSql;
+      // the server has already rolled back): the body never settles, and the driver ends the
+      // transaction itself when it sees the close.
+      const stranded = () => new Promise<never>(() => undefined);
+      const guardedBody = async (sql: TransactionSql) => {
+        // Reached a connection after the caller gave up: roll back without running anything.
+        if (phase !== "waiting") throw abandoned();
+        clearTimeout(timer);
+        phase = "running";
+        let result: unknown;
+        try {
+          result = await body(boundedTransactionSql(sql, bounds, state));
+        } catch (error) {
+          if (state.connectionLost) return stranded();
+          throw error;
+        }
+        if (state.connectionLost) return stranded();
+        // The caller gave up while the body ran (a statement went unanswered): roll back rather than commit.
+        if (phase !== "running") throw abandoned();
+        timer = setTimeout(() => state.giveUp(unresponsive(bounds)), answerBoundMs(bounds));
+        return result;
+      };
+      // A BEGIN that met a connection the server had already closed ran nothing: it goes once more to another.
+      let retriesLeft = 1;
+      const start = () => {
+        const started = options === undefined ? client.begin(guardedBody) : client.begin(options, guardedBody);
+        started.then(
+          (value) => settle(() => resolve(value)),
+          (error: unknown) => {
+            if (phase === "waiting" && retriesLeft > 0 && isConnectionLost(error)) {
+              retriesLeft -= 1;
+              start();
+            } else settle(() => reject(asError(error)));
+          },
+        );
+      };
+      start();
+    });
+  };
+}
+
+/** The driver's client with every query and transaction bounded; everything else passes through. */
+export function boundedClient(client: Sql, bounds: ClientBounds): Sql {
+  const unsafe = client.unsafe.bind(client) as unknown as Unsafe;
+  return new Proxy(client, {
+    get(target, property, receiver) {
+      if (property === "unsafe") {
+        return (query: string, parameters?: unknown[], options?: unknown) =>
+          boundedQuery(() => unsafe(query, parameters, options), bounds, {
+            queueTimeoutMs: bounds.queueTimeoutMs,
+            onFailure: () => undefined,
+            retryOnLostConnection: READ_STATEMENT.test(query),
+          });
+      }
+      if (property === "begin") return boundedBegin(target, bounds);
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}

@@ -1,0 +1,258 @@
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { DatabaseHandle } from "../../db/client";
+import type postgres from "postgres";
+import { startFaultProxy, type FaultProxy } from "../fault-proxy";
+import {
+  directClient,
+  elapsedSince,
+  expectUnavailable,
+  holdCartLock,
+  postgresAddress,
+  processFaultSpy,
+  terminateAppBackends,
+  waitForBlockedBackends,
+} from "../db-fault-helpers";
+import { cartCredential, createTestApp, idemKey, openTestDatabase, type TestApp, type TestResponse } from "../harness";
+import { burgerSelections, loadFixtures, prepareCart, routeCases, send, validHeaders, type PreparedCart, type RouteCase } from "../routes";
+
+/**
+ * The database failing under a running service: every database-backed route (the whole table of
+ * test/routes.ts) answers 503 DEPENDENCY_UNAVAILABLE within a bound while Postgres is down or hung,
+ * the same process and pool serve again once it is back, and a backend killed mid-request leaves
+ * nothing half-written. Faults come from a TCP proxy between the service and the shared server.
+ */
+const CONNECT_TIMEOUT_SECONDS = 1;
+const STATEMENT_TIMEOUT_MS = 1_500;
+const QUEUE_TIMEOUT_MS = 1_500;
+/** The longest a hung server may hold a request: queued, then a statement unanswered past statement timeout + 2 s grace. */
+const HUNG_BOUND_MS = QUEUE_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + 2_000;
+const MARGIN_MS = 2_000;
+const RECOVERY_BOUND_MS = 2_500;
+
+let proxy: FaultProxy;
+let database: DatabaseHandle;
+let app: TestApp;
+let direct: postgres.Sql;
+let databaseName: string;
+
+beforeAll(async () => {
+  proxy = await startFaultProxy(postgresAddress());
+  database = await openTestDatabase("postgres", {
+    via: proxy,
+    settings: {
+      DATABASE_POOL_MAX: 6,
+      DATABASE_CONNECT_TIMEOUT_SECONDS: CONNECT_TIMEOUT_SECONDS,
+      DATABASE_STATEMENT_TIMEOUT_MS: STATEMENT_TIMEOUT_MS,
+      DATABASE_QUEUE_TIMEOUT_MS: QUEUE_TIMEOUT_MS,
+    },
+  });
+  app = await createTestApp({ database });
+  await loadFixtures(app);
+  ({ direct, name: databaseName } = await directClient(database));
+});
+
+afterAll(async () => {
+  proxy?.restore();
+  await app?.close();
+  await direct?.end({ timeout: 5 });
+  await database?.close();
+  await proxy?.close();
+});
+
+type Prepared = { route: RouteCase; cart: PreparedCart; revision: number };
+
+async function revisionOf(cart: PreparedCart): Promise<number> {
+  const response = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) });
+  expect(response.status, response.text).toBe(200);
+  return (response.body as { revision: number }).revision;
+}
+
+/** One ready cart per route, prepared while the database is healthy, a few at a time. */
+async function prepareAll(): Promise<Prepared[]> {
+  const prepared: Prepared[] = [];
+  const queue = [...routeCases];
+  const worker = async () => {
+    for (let route = queue.shift(); route; route = queue.shift()) {
+      const cart = await prepareCart(app, route);
+      prepared.push({ route, cart, revision: await revisionOf(cart) });
+    }
+  };
+  await Promise.all(Array.from({ length: 3 }, worker));
+  return prepared;
+}
+
+/** Every route at once, each with its own timing. */
+async function sendAll(prepared: Prepared[]): Promise<{ route: RouteCase; response: TestResponse; elapsedMs: number }[]> {
+  return Promise.all(
+    prepared.map(async ({ route, cart }) => {
+      const started = performance.now();
+      const response = await send(app, route, cart, validHeaders(route, cart));
+      return { route, response, elapsedMs: elapsedSince(started) };
+    }),
+  );
+}
+
+/** Polls a cheap read until the service answers again; the time it took. */
+async function recovery(limitMs: number): Promise<number> {
+  const started = performance.now();
+  for (;;) {
+    const response = await app.call("GET", "/locations/loc_harbor_kitchen_downtown/gratuity");
+    if (response.status === 200) return elapsedSince(started);
+    expectUnavailable(response, "while recovering");
+    if (elapsedSince(started) > limitMs) throw new Error(`no recovery within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** After an outage the same app answers again, and no request of the outage changed any cart. */
+async function expectRecoveredUnchanged(prepared: Prepared[]): Promise<void> {
+  // Reconnecting waits at most about a second after failures (db/open.ts reconnectBackoffSeconds), not the driver's 20 s.
+  expect(await recovery(RECOVERY_BOUND_MS)).toBeLessThan(RECOVERY_BOUND_MS);
+  for (const { route, cart, revision } of prepared) expect(await revisionOf(cart), route.name).toBe(revision);
+}
+
+it("runs on the driver as patched at install (scripts/patch-postgres-driver.mjs)", () => {
+  // Without the patch a killed backend can end the process or wedge a pooled slot: see the script.
+  const root = path.resolve(path.dirname(createRequire(import.meta.url).resolve("postgres")), "..", "..");
+  for (const dir of ["src", "cjs/src"]) {
+    expect(readFileSync(path.join(root, dir, "connection.js"), "utf8"), dir).toContain("/* storefront: teardown patch */");
+  }
+});
+
+/**
+ * One set of prepared requests goes through every fault in turn (the outages change nothing, which
+ * each step asserts), then through the healthy database again: the tests of this block run in order.
+ */
+describe("Postgres down, hung or restarted, then back: the same process and pool", () => {
+  let prepared: Prepared[] = [];
+  let spy: ReturnType<typeof processFaultSpy>;
+  beforeAll(async () => {
+    prepared = await prepareAll();
+    spy = processFaultSpy();
+  });
+  afterAll(() => {
+    spy.stop();
+    proxy.restore();
+  });
+
+  it("refused connections (server down): every route answers 503 at once", async () => {
+    proxy.refuse();
+    try {
+      for (const { route, response, elapsedMs } of await sendAll(prepared)) {
+        expectUnavailable(response, route.name);
+        expect(elapsedMs, route.name).toBeLessThan(CONNECT_TIMEOUT_SECONDS * 1000 + MARGIN_MS);
+      }
+    } finally {
+      proxy.restore();
+    }
+    await expectRecoveredUnchanged(prepared);
+  });
+
+  it("a hung server (connections accepted, nothing answered): 503 within the bound, never a hang", async () => {
+    // The pool holds idle connections from the earlier requests: requests meet both those and new connections.
+    proxy.pause();
+    try {
+      for (const { route, response, elapsedMs } of await sendAll(prepared)) {
+        expectUnavailable(response, route.name);
+        expect(elapsedMs, route.name).toBeLessThan(HUNG_BOUND_MS + MARGIN_MS);
+      }
+    } finally {
+      proxy.restore();
+    }
+    await expectRecoveredUnchanged(prepared);
+  });
+
+  it("connections cut under the pool (a restarted server): the next requests reconnect", async () => {
+    proxy.cutExisting();
+    await expectRecoveredUnchanged(prepared);
+  });
+
+  it("afterwards every route succeeds again, and nothing escaped as an unhandled rejection or exception", async () => {
+    for (const { route, response } of await sendAll(prepared)) {
+      expect(response.status, `${route.name}: ${response.text}`).toBe(route.successStatus ?? 200);
+    }
+    expect(spy.events).toEqual([]);
+  });
+});
+
+describe("a backend killed mid-request (pg_terminate_backend)", () => {
+  const cartUrl = (cart: PreparedCart) => `/locations/${cart.locationId}/carts/${cart.cartId}`;
+
+  async function storedState(cart: PreparedCart, key: string) {
+    const [row] = await direct<{ revision: string; lines: { quantity: number }[]; status: string }[]>`select revision, lines, status from carts where id = ${cart.cartId}`;
+    const [records] = await direct<{ n: number }[]>`select count(*)::int as n from idempotency_records where key = ${key}`;
+    const [placed] = await direct<{ n: number }[]>`select count(*)::int as n from orders where cart_id = ${cart.cartId}`;
+    return { revision: Number(row?.revision), quantity: row?.lines.reduce((sum, line) => sum + line.quantity, 0), status: row?.status, records: records?.n, orders: placed?.n };
+  }
+
+  /** Parks the request inside its transaction behind another client's row lock, then kills the service's backends. */
+  async function killedMidRequest(cart: PreparedCart, request: () => Promise<TestResponse>): Promise<TestResponse> {
+    const lock = await holdCartLock(direct, cart.cartId);
+    try {
+      const pending = request();
+      await waitForBlockedBackends(direct, databaseName, 1);
+      expect(await terminateAppBackends(direct, databaseName)).toBeGreaterThanOrEqual(1);
+      return await pending;
+    } finally {
+      await lock.release();
+    }
+  }
+
+  it("a cart mutation answers 503, writes nothing, and its retry with the same key applies exactly once", async () => {
+    const cart = await prepareCart(app);
+    const key = idemKey();
+    const before = await storedState(cart, key);
+    const add = () =>
+      app.call("POST", `${cartUrl(cart)}/items`, {
+        headers: { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": key },
+        body: { productId: "prd_hk_smash_burger", quantity: 1, selections: burgerSelections, itemUnavailableAction: "remove_item" },
+      });
+    const spy = processFaultSpy();
+    try {
+      expectUnavailable(await killedMidRequest(cart, add), "killed add-item");
+      // No half-written cart and no record of an outcome that did not happen.
+      expect(await storedState(cart, key)).toEqual({ ...before, records: 0 });
+
+      const retried = await add();
+      expect(retried.status, retried.text).toBe(200);
+      expect(retried.headers.get("idempotent-replayed")).toBeNull();
+      expect(await storedState(cart, key)).toEqual({ ...before, revision: before.revision + 1, quantity: (before.quantity ?? 0) + 1, records: 1 });
+      const replayed = await add();
+      expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+      expect(replayed.body).toEqual(retried.body);
+      expect(await storedState(cart, key)).toEqual({ ...before, revision: before.revision + 1, quantity: (before.quantity ?? 0) + 1, records: 1 });
+      expect(spy.events).toEqual([]);
+    } finally {
+      spy.stop();
+    }
+  });
+
+  it("a payment report answers 503 with no order and no lock; its retry places exactly one order", async () => {
+    const route = routeCases.find((candidate) => candidate.procedure === "checkout.payments");
+    if (!route) throw new Error("no payments route");
+    const cart = await prepareCart(app, route);
+    const headers = validHeaders(route, cart);
+    const key = headers["Idempotency-Key"] ?? "";
+    const before = await storedState(cart, key);
+    expect(before).toMatchObject({ status: "OPEN", orders: 0 });
+    const spy = processFaultSpy();
+    try {
+      expectUnavailable(await killedMidRequest(cart, () => send(app, route, cart, headers)), "killed payment");
+      expect(await storedState(cart, key)).toEqual({ ...before, records: 0 });
+
+      const retried = await send(app, route, cart, headers);
+      expect(retried.status, retried.text).toBe(200);
+      const after = await storedState(cart, key);
+      expect(after).toMatchObject({ orders: 1, records: 1 });
+      const replayed = await send(app, route, cart, headers);
+      expect(replayed.headers.get("idempotent-replayed")).toBe("true");
+      expect(await storedState(cart, key)).toEqual(after);
+      expect(spy.events).toEqual([]);
+    } finally {
+      spy.stop();
+    }
+  });
+});
