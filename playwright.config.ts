@@ -7,6 +7,8 @@ import { defineConfig, devices } from "@playwright/test";
  *
  * The server is `npm start` on its embedded defaults with a fresh in-memory PGlite per run
  * (migrated and seeded on start), so every run starts from the demo catalog and no earlier cart.
+ * Payments go to the embedded simulated processor (no STRIPE_* variables), deliveries to the
+ * simulated courier. E2E_PORT moves the server (default 3100) when another run holds that port.
  */
 const port = Number(process.env.E2E_PORT ?? 3100);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -62,6 +64,10 @@ export default defineConfig({
       PGLITE_DATA_DIR: "memory://",
       RATE_LIMIT_MAX: "100000",
       LOG_LEVEL: "warn",
+      // POST /api/e2e/publish: the price-change scenario changes the catalog mid-test. Never set in a deployment.
+      E2E_ADMIN_ROUTES: "true",
+      // The simulated kitchen accepts a paid order after this long: short, so the receipt comes quickly.
+      ORDER_ACCEPT_DELAY_SECONDS: "1",
     },
   },
 });

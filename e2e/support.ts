@@ -45,11 +45,12 @@ export async function addProduct(page: Page, name: string, choose?: (dialog: Loc
   await expect(page.getByTestId("toasts")).toContainText(`× ${name} to your cart`);
 }
 
+/** Opens the cart drawer once it shows the cart (after a reload the cart may still be loading). */
 export async function openCart(page: Page): Promise<Locator> {
   await page.getByTestId("open-cart").click();
   const drawer = cartDrawer(page);
   await expect(drawer).toBeVisible();
-  await expect(drawer.getByRole("status").filter({ hasText: "Updating your cart" })).toHaveCount(0);
+  await expect(drawer.getByRole("status").filter({ hasText: /Updating your cart|Loading your cart/ })).toHaveCount(0);
   return drawer;
 }
 
@@ -84,4 +85,25 @@ export function locationDate(days = 0): string {
   const today = new Intl.DateTimeFormat("en-CA", { timeZone: HARBOR.timeZone, year: "numeric", month: "2-digit", day: "2-digit" }).format(new Date());
   const [year, month, day] = today.split("-").map(Number);
   return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, (day ?? 1) + days)).toISOString().slice(0, 10);
+}
+
+/** Changes the demo catalog mid-test through the e2e-only route (E2E_ADMIN_ROUTES, set by playwright.config.ts). */
+export async function publishCatalog(request: APIRequestContext, changes: Record<string, unknown>[]): Promise<void> {
+  const response = await request.post("/api/e2e/publish", { data: { locationId: HARBOR.locationId, changes } });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** Picks a test card in the cart drawer and presses Pay. */
+export async function payWithTestCard(drawer: Locator, last4: "4242" | "0002" | "3184"): Promise<void> {
+  await drawer.getByRole("radio", { name: new RegExp(`ending ${last4}`) }).check();
+  await drawer.getByTestId("pay-button").click();
+}
+
+/** Waits for the order status page to show the receipt of the cart that was paid. */
+export async function expectReceipt(page: Page, cartId: string): Promise<Locator> {
+  await expect(page).toHaveURL(new RegExp(`/l/${HARBOR.slug}/order/${cartId}$`));
+  await expect(page.getByTestId("order-heading")).toHaveText("Thank you! Your order is confirmed", { timeout: 15_000 });
+  const receipt = page.getByTestId("receipt");
+  await expect(receipt).toBeVisible();
+  return receipt;
 }

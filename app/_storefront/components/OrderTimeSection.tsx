@@ -12,6 +12,8 @@ import { ErrorNotice } from "./ErrorNotice";
 
 const DAYS_AHEAD = 7;
 
+export const ORDER_TIME_SECTION_ID = "order-time-section";
+
 export function describeOrderTime(cart: Cart): string {
   if (cart.pickupType === "ASAP" || !cart.orderDate) return "As soon as possible";
   return `${formatDate(cart.orderDate)} at ${formatTime(cart.orderTime)}`;
@@ -56,7 +58,7 @@ export function OrderTimeSection(props: { cart: Cart; onSubmit: (choice: OrderTi
   };
 
   return (
-    <section aria-labelledby="when-heading" className={styles.cartSection}>
+    <section aria-labelledby="when-heading" className={styles.cartSection} id={ORDER_TIME_SECTION_ID} tabIndex={-1}>
       <h3 id="when-heading">When</h3>
       <p data-testid="order-time">
         {methodLabels[cart.fulfilmentMethod]}: <strong>{describeOrderTime(cart)}</strong>

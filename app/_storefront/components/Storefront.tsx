@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
-import { catalogApi } from "../lib/api";
+import { catalogApi, type NewItem } from "../lib/api";
 import type { Location, OrderTimeChoice, Product } from "../lib/types";
 import { useCart } from "../lib/use-cart";
 import { useQuery } from "../lib/use-query";
@@ -62,12 +62,14 @@ function LocationStorefront(props: { location: Location }) {
   const [nowMoment, setNowMoment] = useState<MenuMoment>();
   const menus = useQuery(`menus:${location.id}:${momentKey(moment)}`, () => catalogApi.menus(location.id, moment ?? undefined));
   const gratuity = useQuery(`gratuity:${location.id}`, () => catalogApi.gratuity(location.id));
-  const cartState = useCart(location.id, location.fulfillmentMethods[0]?.method);
+  const cartState = useCart(location.id, location.fulfillmentMethods[0]?.method, location.merchant.slug);
   const [product, setProduct] = useState<Product | null>(null);
   const [cartOpen, setCartOpen] = useState(false);
   const [toasts, setToasts] = useState<{ id: number; text: string }[]>([]);
   const toastIds = useRef(0);
-  const { cart, notice, addItem, setOrderTime: saveOrderTime } = cartState;
+  const { cart, notice, addItem, setQuantity, setOrderTime: saveOrderTime } = cartState;
+  /** The cart line a reopened product replaces (a blocking change asked to choose its options again). */
+  const [replacing, setReplacing] = useState<string | null>(null);
 
   useEffect(() => {
     if (moment === null && menus.data) setNowMoment({ orderDate: menus.data.orderDate, orderTime: menus.data.orderTime });
@@ -102,6 +104,42 @@ function LocationStorefront(props: { location: Location }) {
     [saveOrderTime],
   );
 
+  const reselect = useCallback(
+    (productId: string, itemId: string) => {
+      const onMenu = menus.data?.menus.flatMap((menu) => menu.categories.flatMap((category) => category.products)).find((candidate) => candidate.id === productId && candidate.available);
+      if (!onMenu) return undefined;
+      return () => {
+        setReplacing(itemId);
+        setProduct(onMenu);
+      };
+    },
+    [menus.data],
+  );
+
+  // The new choice goes in first; only then does the old line go, so a refused choice loses nothing.
+  const addOrReplace = useCallback(
+    async (item: NewItem) => {
+      const added = await addItem(item);
+      if (!added.ok || !replacing) return added;
+      const removed = await setQuantity(replacing, 0);
+      setReplacing(null);
+      return removed.ok ? removed : added;
+    },
+    [addItem, replacing, setQuantity],
+  );
+
+  const closeProduct = useCallback(() => {
+    setProduct(null);
+    setReplacing(null);
+  }, []);
+
+  // What the customer sees on opening the cart is the cart now, including menu changes since it was loaded.
+  const { sync } = cartState;
+  const openCart = useCallback(() => {
+    setCartOpen(true);
+    sync();
+  }, [sync]);
+
   const itemCount = cart?.totalQuantity ?? 0;
 
   return (
@@ -114,8 +152,8 @@ function LocationStorefront(props: { location: Location }) {
           ← All restaurants
         </Link>
         <div className={styles.topbarActions}>
-          <SignInSlot merchantSlug={location.merchant.slug} />
-          <button type="button" className={styles.cartButton} onClick={() => setCartOpen(true)} aria-haspopup="dialog" data-testid="open-cart">
+          <SignInSlot merchantSlug={location.merchant.slug} locationSlug={location.slug} />
+          <button type="button" className={styles.cartButton} onClick={openCart} aria-haspopup="dialog" data-testid="open-cart">
             Cart
             <span className={styles.cartCount} data-testid="cart-count" aria-label={`${itemCount} ${itemCount === 1 ? "item" : "items"}`}>
               {itemCount}
@@ -143,8 +181,8 @@ function LocationStorefront(props: { location: Location }) {
         <MenuView menus={menus.data} loading={menus.loading} error={menus.error} onRetry={menus.reload} isNow={moment === null} timeZone={location.timeZone} onOpen={setProduct} />
       </main>
 
-      <ProductDialog product={product} onClose={() => setProduct(null)} onAdd={addItem} onAdded={onAdded} />
-      <CartDrawer open={cartOpen} onClose={() => setCartOpen(false)} location={location} cartState={{ ...cartState, setOrderTime }} gratuity={gratuity} />
+      <ProductDialog product={product} onClose={closeProduct} onAdd={addOrReplace} onAdded={onAdded} />
+      <CartDrawer open={cartOpen} onClose={() => setCartOpen(false)} location={location} cartState={{ ...cartState, setOrderTime }} gratuity={gratuity} reselect={reselect} />
 
       <div className={styles.toasts} role="status" aria-live="polite" data-testid="toasts">
         {toasts.map((toast) => (

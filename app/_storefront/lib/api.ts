@@ -1,6 +1,7 @@
-import type { CartIntent, CartTransport } from "./cart-session";
+import { bearer, newIdempotencyKey, type CartCall, type CartIntent, type CartRef, type CartTransport, type CheckoutCall, type CredentialHeaders } from "./cart-session";
+import type { ValidateInput } from "./revalidation";
 import { call, rpc, withHeaders } from "./rpc";
-import type { GratuityChoice, OrderTimeChoice, SelectionInput } from "./types";
+import type { CartItem, DeliveryAddressInput, GratuityChoice, OrderResult, OrderTimeChoice, PaymentSession, SelectionInput } from "./types";
 
 /**
  * Every API call the storefront makes, by name. Reads are anonymous; cart writes are intents for
@@ -16,10 +17,21 @@ export const catalogApi = {
 
 export const cartTransport: CartTransport = {
   startSession: (input, headers) => call(() => rpc.carts.createOrderingSession.mutate(input, withHeaders(headers))),
+  startCustomerCart: (input, headers) => call(() => rpc.customer.createCart.mutate(input, withHeaders(headers))),
   readCart: (ref, headers) => call(() => rpc.carts.get.query(ref, withHeaders(headers))),
 };
 
 export type NewItem = { productId: string; quantity: number; selections: SelectionInput[]; specialInstructions?: string };
+
+/** A cart line as an item to add again (a guest cart's lines moving into the customer's cart). */
+export function lineAsNewItem(item: CartItem): NewItem {
+  return {
+    productId: item.productId,
+    quantity: item.quantity,
+    selections: item.selections.map((selection) => ({ modifierGroupId: selection.modifierGroupId, optionId: selection.optionId, quantity: selection.quantity })),
+    ...(item.specialInstructions ? { specialInstructions: item.specialInstructions } : {}),
+  };
+}
 
 export const cartIntents = {
   addItem:
@@ -51,4 +63,57 @@ export const cartIntents = {
   removeDiscount: (): CartIntent => (ref, headers) => call(() => rpc.carts.removeDiscount.mutate(ref, withHeaders(headers))),
 
   expire: (): CartIntent => (ref, headers) => call(() => rpc.carts.expire.mutate(ref, withHeaders(headers))),
+
+  /** Asks the courier for a quote first; a refused address answers VALIDATION_ERROR with details.reason. */
+  setDelivery:
+    (address: DeliveryAddressInput): CartIntent =>
+    (ref, headers) =>
+      call(() => rpc.carts.setDelivery.mutate({ ...ref, ...address }, withHeaders(headers))),
+
+  courierTip:
+    (amount: string): CartIntent =>
+    (ref, headers) =>
+      call(() => rpc.carts.setCourierTip.mutate({ ...ref, amount }, withHeaders(headers))),
+
+  /** `{}` checks (and applies what it can); `{ accept, quoteFingerprint }` also accepts the reviewed quote. */
+  validate:
+    (input: ValidateInput): CartIntent =>
+    (ref, headers) =>
+      call(() => rpc.carts.validateAndUpdate.mutate({ ...ref, ...input }, withHeaders(headers))),
+};
+
+/** Checkout writes: they move the cart's revision but answer a payment session or an order result. */
+export const checkoutCalls = {
+  paymentSession: (): CartCall<PaymentSession> => (ref, headers) => call(() => rpc.checkout.paymentSession.mutate(ref, withHeaders(headers))),
+
+  /** paymentMethodId: the simulated processor's test card; omitted after confirming with Stripe.js. */
+  reportPayment:
+    (quoteFingerprint: string, paymentMethodId?: string): CheckoutCall<OrderResult> =>
+    (ref, headers) =>
+      call(() => rpc.checkout.payments.mutate({ ...ref, quoteFingerprint, ...(paymentMethodId ? { paymentMethodId } : {}) }, withHeaders(headers))),
+};
+
+/** Checkout reads, with the credential each needs. */
+export const checkoutApi = {
+  config: (locationId: string) => call(() => rpc.checkout.config.query({ locationId }, withHeaders())),
+  /** With the cart's capability the completed result carries a receiptToken; with a customer token it does not (the token opens the receipt). */
+  orderResult: (ref: CartRef, credential: CredentialHeaders) => call(() => rpc.checkout.orderResult.query(ref, withHeaders(credential))),
+  receipt: (receiptId: string, credential: { "X-Receipt-Token": string } | { Authorization: string }) => call(() => rpc.receipts.get.query({ receiptId }, withHeaders(credential))),
+};
+
+const asCustomer = (token: string) => withHeaders({ Authorization: bearer(token) });
+
+/** Customer sign-in and the signed-in customer's data; every write with a fresh Idempotency-Key. */
+export const customerApi = {
+  login: (merchantSlug: string, identifierString: string) =>
+    call(() => rpc.customer.login.mutate({ merchantSlug, identifierString }, withHeaders({ "Idempotency-Key": newIdempotencyKey() }))),
+  verifyOtp: (input: { merchantSlug: string; identifierString: string; methodId: string; otp: string; customerName?: string }) =>
+    call(() => rpc.customer.verifyOtp.mutate(input, withHeaders({ "Idempotency-Key": newIdempotencyKey() }))),
+  logout: (token: string) =>
+    call(() => rpc.customer.logout.mutate({}, withHeaders({ "Idempotency-Key": newIdempotencyKey(), Authorization: bearer(token) }))),
+  profile: (token: string) => call(() => rpc.customer.get.query({}, asCustomer(token))),
+  orders: (token: string, cursor?: string) => call(() => rpc.customer.orders.query({ limit: 10, ...(cursor ? { cursor } : {}) }, asCustomer(token))),
+  loyalty: (token: string, locationId: string, cursor?: string) =>
+    call(() => rpc.customer.loyaltyLedger.query({ locationId, limit: 20, ...(cursor ? { cursor } : {}) }, asCustomer(token))),
+  receipt: (token: string, receiptId: string) => checkoutApi.receipt(receiptId, { Authorization: bearer(token) }),
 };

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { CartSession, handleStorageKey, memoryHandleStore, storageHandleStore, type CartIntent, type CartTransport, type HandleStore, type WriteHeaders } from "./cart-session";
+import { CartSession, handleStorageKey, memoryHandleStore, storageHandleStore, type CartCall, type CartIntent, type CartTransport, type CheckoutCall, type CheckoutHeaders, type CredentialHeaders, type HandleStore, type WriteHeaders } from "./cart-session";
 import { NETWORK_ERROR, StorefrontError } from "./errors";
 import type { Cart, FulfilmentMethod } from "./types";
 
 const LOCATION = "loc_test";
 
-type ServerCart = { id: string; token: string; revision: number; items: string[]; status: Cart["status"]; method: FulfilmentMethod };
+/** token null: a customer's cart (owner), reachable with that customer's live bearer token. */
+type ServerCart = { id: string; token: string | null; owner?: string; revision: number; items: string[]; status: Cart["status"]; method: FulfilmentMethod };
 type Fault = "drop-request" | "drop-response" | "busy";
 
 /**
@@ -15,24 +16,48 @@ type Fault = "drop-request" | "drop-response" | "busy";
 class FakeServer implements CartTransport {
   readonly carts = new Map<string, ServerCart>();
   readonly stored = new Map<string, Cart>();
-  readonly writes: { headers: WriteHeaders; applied: boolean }[] = [];
+  readonly writes: { headers: WriteHeaders | CheckoutHeaders; applied: boolean }[] = [];
+  readonly storedValues = new Map<string, unknown>();
   readonly faults: Fault[] = [];
+  /** Customer tokens that are signed in (a sign-out removes one). */
+  readonly liveCustomers = new Set<string>();
+  readonly customerStarts: { "Idempotency-Key": string; Authorization: string }[] = [];
   private sequence = 0;
+
+  startCustomerCart(input: { locationId: string; fulfillmentMethod: FulfilmentMethod }, headers: { "Idempotency-Key": string; Authorization: string }) {
+    this.customerStarts.push(headers);
+    const customer = headers.Authorization.replace(/^Bearer /, "");
+    if (!this.liveCustomers.has(customer)) return Promise.reject(apiError("UNAUTHORIZED", 401));
+    const id = `cart_${++this.sequence}`;
+    const cart: ServerCart = { id, token: null, owner: customer, revision: 0, items: [], status: "OPEN", method: input.fulfillmentMethod };
+    this.carts.set(id, cart);
+    return Promise.resolve({ cart: view(cart) });
+  }
+
+  /** The server's credential check: the capability when sent, else the customer's bearer token. */
+  authorize(cart: ServerCart, headers: CredentialHeaders): StorefrontError | null {
+    if ("X-Cart-Token" in headers) return cart.token !== null && cart.token === headers["X-Cart-Token"] ? null : apiError("UNAUTHORIZED", 401);
+    const customer = headers.Authorization.replace(/^Bearer /, "");
+    if (!this.liveCustomers.has(customer)) return apiError("UNAUTHORIZED", 401);
+    return cart.owner === customer ? null : apiError("FORBIDDEN", 403);
+  }
 
   startSession(input: { locationId: string; fulfillmentMethod: FulfilmentMethod }, headers: { "Idempotency-Key": string }) {
     const replay = this.stored.get(`start:${headers["Idempotency-Key"]}`);
     if (replay) return Promise.resolve({ cart: replay, cartAccessToken: `tok_${replay.id}` });
     const id = `cart_${++this.sequence}`;
-    const cart: ServerCart = { id, token: `tok_${id}`, revision: 0, items: [], status: "OPEN", method: input.fulfillmentMethod };
+    const token = `tok_${id}`;
+    const cart: ServerCart = { id, token, revision: 0, items: [], status: "OPEN", method: input.fulfillmentMethod };
     this.carts.set(id, cart);
     this.stored.set(`start:${headers["Idempotency-Key"]}`, view(cart));
-    return Promise.resolve({ cart: view(cart), cartAccessToken: cart.token });
+    return Promise.resolve({ cart: view(cart), cartAccessToken: token });
   }
 
-  readCart(ref: { cartId: string }, headers: { "X-Cart-Token": string }) {
+  readCart(ref: { cartId: string }, headers: CredentialHeaders) {
     const cart = this.carts.get(ref.cartId);
     if (!cart) return Promise.reject(apiError("NOT_FOUND", 404));
-    if (cart.token !== headers["X-Cart-Token"]) return Promise.reject(apiError("UNAUTHORIZED", 401));
+    const refused = this.authorize(cart, headers);
+    if (refused) return Promise.reject(refused);
     return Promise.resolve(view(cart));
   }
 
@@ -40,10 +65,56 @@ class FakeServer implements CartTransport {
     return (ref, headers) => this.write(ref.cartId, headers, (cart) => cart.items.push(item));
   }
 
+  /** Like POST .../expire: the cart closes (EXPIRED) at a new revision. */
+  expire(): CartIntent {
+    return (ref, headers) =>
+      this.write(ref.cartId, headers, (cart) => {
+        if (cart.status !== "OPEN") throw apiError("CART_IMMUTABLE", 409);
+        cart.status = "EXPIRED";
+      });
+  }
+
   reject(code: string, status: number): CartIntent {
     return (ref, headers) => this.write(ref.cartId, headers, () => {
       throw apiError(code, status);
     });
+  }
+
+  /** Like payment-session: checks If-Match, moves the revision, answers something else. */
+  paymentSession(): CartCall<{ sessionFor: number }> {
+    return (ref, headers) => this.writeFor(ref.cartId, headers, (cart) => ({ sessionFor: cart.revision }));
+  }
+
+  /** Like POST .../payments: no If-Match; the cart is locked and then completed or reopened (two revisions). */
+  pay(outcome: "paid" | "declined"): CheckoutCall<{ status: string }> {
+    return (ref, headers) =>
+      this.writeFor(ref.cartId, headers, (cart) => {
+        cart.revision += 1;
+        if (outcome === "paid") cart.status = "COMPLETED";
+        return { status: outcome === "paid" ? "completed" : "failed" };
+      });
+  }
+
+  private writeFor<T>(cartId: string, headers: WriteHeaders | CheckoutHeaders, change: (cart: ServerCart) => T): Promise<T> {
+    const fault = this.faults.shift();
+    if (fault === "drop-request") return Promise.reject(networkError());
+    const key = `call:${headers["Idempotency-Key"]}`;
+    if (this.storedValues.has(key)) {
+      this.writes.push({ headers, applied: false });
+      return Promise.resolve(this.storedValues.get(key) as T);
+    }
+    const cart = this.carts.get(cartId);
+    if (!cart) return Promise.reject(apiError("NOT_FOUND", 404));
+    if ("If-Match" in headers && headers["If-Match"] !== `"cart-${cart.revision}"`) {
+      this.writes.push({ headers, applied: false });
+      return Promise.reject(apiError("CART_CONFLICT", 409));
+    }
+    const value = change(cart);
+    cart.revision += 1;
+    this.storedValues.set(key, value);
+    this.writes.push({ headers, applied: true });
+    if (fault === "drop-response") return Promise.reject(networkError());
+    return Promise.resolve(value);
   }
 
   private write(cartId: string, headers: WriteHeaders, change: (cart: ServerCart) => void): Promise<Cart> {
@@ -58,7 +129,8 @@ class FakeServer implements CartTransport {
     }
     const cart = this.carts.get(cartId);
     if (!cart) return Promise.reject(apiError("NOT_FOUND", 404));
-    if (cart.token !== headers["X-Cart-Token"]) return Promise.reject(apiError("UNAUTHORIZED", 401));
+    const refused = this.authorize(cart, headers);
+    if (refused) return Promise.reject(refused);
     if (headers["If-Match"] !== `"cart-${cart.revision}"`) {
       this.writes.push({ headers, applied: false });
       return Promise.reject(apiError("CART_CONFLICT", 409));
@@ -85,9 +157,11 @@ const names = (cart: Cart) => cart.items.map((item) => item.name);
 const apiError = (code: string, status: number) => new StorefrontError({ code, message: code, status });
 const networkError = () => new StorefrontError({ code: NETWORK_ERROR, message: "offline", status: null });
 
-function session(server: FakeServer, store: HandleStore = memoryHandleStore()) {
-  return new CartSession({ transport: server, store, sleep: () => Promise.resolve() });
+function session(server: FakeServer, store: HandleStore = memoryHandleStore(), customerToken?: () => string | null) {
+  return new CartSession({ transport: server, store, sleep: () => Promise.resolve(), ...(customerToken ? { customerToken } : {}) });
 }
+
+const addIntents = (server: FakeServer) => ({ expire: server.expire(), lines: (guest: Cart) => guest.items.map((item) => server.add(item.name)) });
 
 describe("CartSession", () => {
   it("keeps cart id, token and revision together in the store, so another session finds the cart", async () => {
@@ -108,11 +182,11 @@ describe("CartSession", () => {
     await tab.mutate(LOCATION, server.add("b"));
     await tab.mutate(LOCATION, server.add("c"));
 
-    const sent = server.writes.map((write) => write.headers);
+    const sent = server.writes.map((write) => write.headers as WriteHeaders);
     expect(sent.map((headers) => headers["If-Match"])).toEqual(['"cart-0"', '"cart-1"', '"cart-2"']);
     expect(new Set(sent.map((headers) => headers["Idempotency-Key"])).size).toBe(3);
     for (const headers of sent) expect(headers["Idempotency-Key"]).toMatch(/^[A-Za-z0-9._:-]{16,128}$/);
-    expect(sent.every((headers) => headers["X-Cart-Token"] === "tok_cart_1")).toBe(true);
+    expect(sent.every((headers) => "X-Cart-Token" in headers && headers["X-Cart-Token"] === "tok_cart_1")).toBe(true);
   });
 
   it("retries a write whose response was lost with the same key and If-Match, so it applies once", async () => {
@@ -178,7 +252,7 @@ describe("CartSession", () => {
 
     expect(result.recoveredFromConflict).toBe(true);
     expect(names(result.cart)).toEqual(["chowder", "calamari", "lobster roll"]);
-    const [conflicted, retried] = server.writes.slice(-2).map((write) => write.headers);
+    const [conflicted, retried] = server.writes.slice(-2).map((write) => write.headers as WriteHeaders);
     expect(conflicted?.["If-Match"]).toBe('"cart-1"');
     expect(retried?.["If-Match"]).toBe('"cart-2"');
     expect(retried?.["Idempotency-Key"]).not.toBe(conflicted?.["Idempotency-Key"]);
@@ -278,6 +352,230 @@ describe("CartSession", () => {
   });
 });
 
+describe("CartSession writes that answer something other than the cart", () => {
+  it("sends the current revision, then re-reads the cart so the next write does not conflict", async () => {
+    const server = new FakeServer();
+    const tab = session(server);
+    await tab.mutate(LOCATION, server.add("chowder"), "takeout");
+
+    const result = await tab.write(LOCATION, server.paymentSession());
+
+    expect(result.value).toEqual({ sessionFor: 1 });
+    expect(result.cart?.revision).toBe(2);
+    expect(tab.handle(LOCATION)?.revision).toBe(2);
+    expect((server.writes.at(-1)?.headers as WriteHeaders)["If-Match"]).toBe('"cart-1"');
+    const next = await tab.mutate(LOCATION, server.add("fries"));
+    expect(next.recoveredFromConflict).toBe(false);
+    expect(server.writes.map((write) => write.applied)).toEqual([true, true, true]);
+  });
+
+  it("recovers from another tab's change like a cart write: reload, new key, once more", async () => {
+    const server = new FakeServer();
+    const tab = session(server);
+    await tab.mutate(LOCATION, server.add("chowder"), "takeout");
+    const cart = server.carts.get("cart_1");
+    if (!cart) throw new Error("no cart");
+    cart.revision = 5;
+
+    const result = await tab.write(LOCATION, server.paymentSession());
+
+    expect(result).toMatchObject({ value: { sessionFor: 5 }, recoveredFromConflict: true });
+    const [lost, retried] = server.writes.slice(-2).map((write) => write.headers as WriteHeaders);
+    expect([lost?.["If-Match"], retried?.["If-Match"]]).toEqual(['"cart-1"', '"cart-5"']);
+    expect(retried?.["Idempotency-Key"]).not.toBe(lost?.["Idempotency-Key"]);
+    expect(tab.handle(LOCATION)?.revision).toBe(6);
+  });
+
+  it("reports a payment without If-Match, retries a lost answer with the same key, and forgets the completed cart", async () => {
+    const server = new FakeServer();
+    const store = memoryHandleStore();
+    const tab = session(server, store);
+    await tab.mutate(LOCATION, server.add("chowder"), "takeout");
+    server.faults.push("drop-response");
+
+    const result = await tab.report(LOCATION, server.pay("paid"));
+
+    expect(result.value).toEqual({ status: "completed" });
+    expect(result.cart?.status).toBe("COMPLETED");
+    const [first, retry] = server.writes.slice(-2);
+    expect(first?.headers).toEqual(retry?.headers);
+    expect(first?.headers).not.toHaveProperty("If-Match");
+    expect([first?.applied, retry?.applied]).toEqual([true, false]);
+    expect(tab.handle(LOCATION)).toBeNull();
+    expect(store.read(LOCATION)).toBeNull();
+  });
+
+  it("keeps a declined cart, at its new revision, for the next attempt", async () => {
+    const server = new FakeServer();
+    const tab = session(server);
+    await tab.mutate(LOCATION, server.add("chowder"), "takeout");
+
+    const declined = await tab.report(LOCATION, server.pay("declined"));
+
+    expect(declined.value.status).toBe("failed");
+    expect(declined.cart).toMatchObject({ status: "OPEN", revision: 3 });
+    const again = await tab.write(LOCATION, server.paymentSession());
+    expect(again).toMatchObject({ value: { sessionFor: 3 }, recoveredFromConflict: false });
+  });
+
+  it("still answers the value when the re-read fails; the next write then recovers through a conflict", async () => {
+    const server = new FakeServer();
+    const tab = session(server);
+    await tab.mutate(LOCATION, server.add("chowder"), "takeout");
+    const readCart = server.readCart.bind(server);
+    server.readCart = () => Promise.reject(apiError("INTERNAL_ERROR", 500));
+
+    const result = await tab.write(LOCATION, server.paymentSession());
+    expect(result).toMatchObject({ value: { sessionFor: 1 }, cart: undefined });
+    expect(tab.handle(LOCATION)?.revision).toBe(1);
+
+    server.readCart = readCart;
+    const next = await tab.mutate(LOCATION, server.add("fries"));
+    expect(next.recoveredFromConflict).toBe(true);
+    expect(names(next.cart)).toEqual(["chowder", "fries"]);
+  });
+
+  it("refuses a write or report when there is no cart", async () => {
+    const server = new FakeServer();
+    const tab = session(server);
+    await expect(tab.write(LOCATION, server.paymentSession())).rejects.toMatchObject({ code: "NO_CART" });
+    await expect(tab.report(LOCATION, server.pay("paid"))).rejects.toMatchObject({ code: "NO_CART" });
+  });
+});
+
+describe("CartSession with a signed-in customer", () => {
+  function signedIn() {
+    const server = new FakeServer();
+    const store = memoryHandleStore();
+    let token: string | null = "cust_ada";
+    server.liveCustomers.add("cust_ada");
+    const tab = session(server, store, () => token);
+    return { server, store, tab, signOut: () => (token = null), signIn: () => (token = "cust_ada") };
+  }
+
+  it("starts customer carts with the bearer token and sends it, not a cart token, on every request", async () => {
+    const { server, store, tab } = signedIn();
+    await tab.mutate(LOCATION, server.add("a"), "takeout");
+    await tab.mutate(LOCATION, server.add("b"));
+
+    expect(server.customerStarts).toEqual([expect.objectContaining({ Authorization: "Bearer cust_ada" })]);
+    expect(store.read(LOCATION)).toEqual({ locationId: LOCATION, cartId: "cart_1", cartAccessToken: null, revision: 2, fulfilmentMethod: "takeout" });
+    const sent = server.writes.map((write) => write.headers);
+    expect(sent.every((headers) => "Authorization" in headers && headers.Authorization === "Bearer cust_ada" && !("X-Cart-Token" in headers))).toBe(true);
+    const reloaded = await session(server, store, () => "cust_ada").load(LOCATION);
+    expect(reloaded && names(reloaded)).toEqual(["a", "b"]);
+  });
+
+  it("pays a customer cart with the bearer token too", async () => {
+    const { server, tab } = signedIn();
+    await tab.mutate(LOCATION, server.add("a"), "takeout");
+    const { value, cart } = await tab.report(LOCATION, server.pay("paid"));
+    expect(value).toEqual({ status: "completed" });
+    expect(server.writes.at(-1)?.headers).toMatchObject({ Authorization: "Bearer cust_ada" });
+    expect(cart?.status).toBe("COMPLETED");
+    expect(tab.handle(LOCATION)).toBeNull();
+  });
+
+  it("after a sign-out lets go of the customer's cart (without asking the server) and starts a guest cart next", async () => {
+    const { server, tab, signOut } = signedIn();
+    await tab.mutate(LOCATION, server.add("a"), "takeout");
+    signOut();
+    const reads = server.writes.length;
+
+    expect(await tab.load(LOCATION)).toBeNull();
+    expect(server.writes.length).toBe(reads);
+    const { cart } = await tab.mutate(LOCATION, server.add("b"), "takeout");
+    expect(cart.id).toBe("cart_2");
+    expect(tab.handle(LOCATION)?.cartAccessToken).toBe("tok_cart_2");
+    expect(server.carts.get("cart_1")?.items).toEqual(["a"]);
+  });
+
+  it("forgetCustomerCart drops only a customer's cart", async () => {
+    const { tab, signOut, signIn } = signedIn();
+    signOut();
+    await tab.start(LOCATION, "takeout");
+    tab.forgetCustomerCart(LOCATION);
+    expect(tab.handle(LOCATION)?.cartId).toBe("cart_1");
+
+    signIn();
+    tab.forget(LOCATION);
+    await tab.start(LOCATION, "takeout");
+    tab.forgetCustomerCart(LOCATION);
+    expect(tab.handle(LOCATION)).toBeNull();
+  });
+
+  it("forgets a customer cart the server refuses (another customer signed in on this device)", async () => {
+    const { server, store, tab } = signedIn();
+    await tab.start(LOCATION, "takeout");
+    server.liveCustomers.add("cust_bob");
+    const bob = session(server, store, () => "cust_bob");
+    expect(await bob.load(LOCATION)).toBeNull();
+    expect(store.read(LOCATION)).toBeNull();
+  });
+
+  it("carries a guest cart's lines over to a new customer cart on sign-in and closes the guest cart", async () => {
+    const { server, store, tab, signOut, signIn } = signedIn();
+    signOut();
+    await tab.mutate(LOCATION, server.add("chowder"), "delivery");
+    await tab.mutate(LOCATION, server.add("burger"));
+    signIn();
+
+    const result = await tab.carryOver(LOCATION, addIntents(server));
+    expect(result.moved).toBe(true);
+    expect(result.cart && names(result.cart)).toEqual(["chowder", "burger"]);
+    expect(result.cart?.fulfilmentMethod).toBe("delivery");
+    expect(server.carts.get("cart_1")?.status).toBe("EXPIRED");
+    expect(server.carts.get("cart_2")).toMatchObject({ owner: "cust_ada", token: null, items: ["chowder", "burger"] });
+    expect(store.read(LOCATION)).toMatchObject({ cartId: "cart_2", cartAccessToken: null, revision: 2 });
+    // Nothing more to move.
+    expect(await tab.carryOver(LOCATION, addIntents(server))).toEqual({ moved: false, cart: null });
+    expect(server.carts.size).toBe(2);
+  });
+
+  it("does not carry over while signed out, drops an empty guest cart, and leaves one being paid", async () => {
+    const { server, tab, signOut, signIn } = signedIn();
+    signOut();
+    await tab.start(LOCATION, "takeout");
+    expect(await tab.carryOver(LOCATION, addIntents(server))).toEqual({ moved: false, cart: null });
+    expect(tab.handle(LOCATION)?.cartId).toBe("cart_1");
+
+    signIn();
+    expect(await tab.carryOver(LOCATION, addIntents(server))).toEqual({ moved: false, cart: null });
+    expect(server.carts.get("cart_1")?.status).toBe("EXPIRED");
+    expect(tab.handle(LOCATION)).toBeNull();
+
+    signOut();
+    await tab.mutate(LOCATION, server.add("a"), "takeout");
+    const paying = server.carts.get("cart_2");
+    if (!paying) throw new Error("no cart");
+    paying.status = "LOCKED";
+    signIn();
+    const result = await tab.carryOver(LOCATION, addIntents(server));
+    expect(result.moved).toBe(false);
+    expect(result.cart?.status).toBe("LOCKED");
+    expect(tab.handle(LOCATION)?.cartId).toBe("cart_2");
+    expect(server.carts.size).toBe(2);
+  });
+
+  it("of two tabs, only the one whose expiry wins moves the guest cart; the other adopts its result", async () => {
+    const server = new FakeServer();
+    server.liveCustomers.add("cust_ada");
+    const shared = memoryHandleStore();
+    let token: string | null = null;
+    const tabA = session(server, shared, () => token);
+    const tabB = session(server, shared, () => token);
+    await tabA.mutate(LOCATION, server.add("a"), "takeout");
+    await tabB.load(LOCATION);
+    token = "cust_ada";
+
+    expect((await tabA.carryOver(LOCATION, addIntents(server))).moved).toBe(true);
+    // Tab B still holds the guest cart at the revision it read: its expiry conflicts.
+    expect(await tabB.carryOver(LOCATION, addIntents(server))).toEqual({ moved: false, cart: null });
+    expect(tabB.handle(LOCATION)).toMatchObject({ cartId: "cart_2", cartAccessToken: null });
+    expect(server.carts.size).toBe(2);
+  });
+});
+
 describe("storageHandleStore", () => {
   function fakeStorage() {
     const entries = new Map<string, string>();
@@ -292,6 +590,8 @@ describe("storageHandleStore", () => {
 
     entries.set(handleStorageKey("loc_other"), JSON.stringify({ locationId: LOCATION, cartId: "x", cartAccessToken: "t", revision: 0, fulfilmentMethod: "takeout" }));
     expect(store.read("loc_other")).toBeNull();
+    store.write({ locationId: LOCATION, cartId: "cart_2", cartAccessToken: null, revision: 0, fulfilmentMethod: "takeout" });
+    expect(store.read(LOCATION)).toMatchObject({ cartId: "cart_2", cartAccessToken: null });
     entries.set(handleStorageKey(LOCATION), "{not json");
     expect(store.read(LOCATION)).toBeNull();
     entries.set(handleStorageKey(LOCATION), JSON.stringify({ locationId: LOCATION, cartId: "c", cartAccessToken: "t", revision: -1, fulfilmentMethod: "takeout" }));

@@ -14,6 +14,40 @@ export function isZeroDecimal(value: string): boolean {
   return /^-?0+(\.0+)?$/.test(value);
 }
 
+/** "4.50" and "4.5" are the same amount: compare decimal strings without trailing fraction zeros. */
+export function sameDecimal(a: string, b: string): boolean {
+  const strip = (value: string) => (value.includes(".") ? value.replace(/0+$/, "").replace(/\.$/, "") : value);
+  return strip(a.trim()) === strip(b.trim());
+}
+
+/** A money amount as customers type it: digits with at most two decimals ("5", "4.50"). */
+export const MONEY_INPUT = /^\d{1,7}(\.\d{1,2})?$/;
+
+/** Same locales as the server's `...Formatted` strings, so amounts read alike across the page. */
+const DISPLAY_LOCALE: Record<string, string> = { usd: "en-US", gbp: "en-GB", aed: "en-AE", aud: "en-AU" };
+
+/**
+ * A decimal string as money ("21.5", "usd" -> "$21.50"). Intl formats the string exactly: the
+ * amount never becomes a float.
+ */
+export function formatMoney(decimal: string, currency: string): string {
+  const code = currency.toLowerCase();
+  const formatter = new Intl.NumberFormat(DISPLAY_LOCALE[code] ?? "en-US", { style: "currency", currency: code.toUpperCase() });
+  return formatter.format(decimal as Intl.StringNumericLiteral);
+}
+
+/** Integer minor units as a decimal string (349 -> "3.49"), by moving the point: the currencies served have two minor digits. */
+export function minorToDecimal(minor: number): string {
+  if (!Number.isSafeInteger(minor)) throw new Error(`not an integer amount: ${minor}`);
+  const digits = String(Math.abs(minor)).padStart(3, "0");
+  return `${minor < 0 ? "-" : ""}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+/** "7:45 PM" at the location, for an instant. */
+export function formatClock(instant: string, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone }).format(new Date(instant));
+}
+
 /** YYYY-MM-DD plus whole days, as a calendar date (no time zone involved). */
 export function addDays(date: string, days: number): string {
   const [year, month, day] = date.split("-").map(Number);

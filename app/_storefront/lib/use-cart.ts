@@ -1,10 +1,13 @@
-import { useCallback, useEffect, useState } from "react";
-import { cartIntents, cartTransport, type NewItem } from "./api";
-import { CartSession, handleStorageKey, memoryHandleStore, storageHandleStore, type CartIntent } from "./cart-session";
+import { useCallback, useEffect, useRef, useState } from "react";
+import { cartIntents, cartTransport, lineAsNewItem, type NewItem } from "./api";
+import { CartSession, handleStorageKey, memoryHandleStore, storageHandleStore, type CartCall, type CartHandle, type CartIntent, type CheckoutCall } from "./cart-session";
+import { customerSessions, useCustomerSession } from "./customer-session";
 import { asStorefrontError, StorefrontError } from "./errors";
 import type { Cart, FulfilmentMethod, GratuityChoice, OrderTimeChoice } from "./types";
 
 export type ActionResult = { ok: true; cart: Cart } | { ok: false; error: StorefrontError };
+/** The answer of a write that is not the cart (a payment session, an order result). */
+export type CallOutcome<T> = { ok: true; value: T } | { ok: false; error: StorefrontError };
 
 export type CartState = {
   cart: Cart | null;
@@ -19,8 +22,16 @@ export type CartState = {
   notice: { id: number; text: string } | null;
   dismissNotice: () => void;
   reload: () => void;
+  /** Re-reads the cart without a loading state (e.g. when the cart is opened: the menu may have changed meanwhile). */
+  sync: () => void;
   /** Any cart-returning write, with the session's credentials, retries and conflict handling (for the slots). */
   run: (intent: CartIntent) => Promise<ActionResult>;
+  /** A revision-checked write answering something else (payment session); the cart is re-read after it. */
+  write: <T>(call: CartCall<T>) => Promise<CallOutcome<T>>;
+  /** A cart-scoped write without If-Match (payment report); the cart is re-read after it. */
+  report: <T>(call: CheckoutCall<T>) => Promise<CallOutcome<T>>;
+  /** The held cart's id and capability (the order status page keeps a copy to follow a payment). */
+  handle: () => CartHandle | null;
   addItem: (item: NewItem) => Promise<ActionResult>;
   setQuantity: (itemId: string, quantity: number) => Promise<ActionResult>;
   setOrderTime: (choice: OrderTimeChoice) => Promise<ActionResult>;
@@ -34,6 +45,7 @@ export type CartState = {
 };
 
 const CONFLICT_NOTICE = "This cart was changed in another tab or device. We reloaded it and applied your change on top.";
+const CARRIED_OVER = "You are signed in: your cart now belongs to your account, so this order and its points will show there. Set the delivery address, time, tip or discount again if you had chosen them.";
 const SECOND_CONFLICT = "Your cart was changed somewhere else at the same moment, twice. We reloaded it; please try again.";
 
 function withMessage(error: StorefrontError, message: string): StorefrontError {
@@ -48,9 +60,23 @@ function browserStore() {
   }
 }
 
-/** The location's cart, held by one CartSession per page and kept in step with other tabs. */
-export function useCart(locationId: string | undefined, defaultMethod: FulfilmentMethod | undefined): CartState {
-  const [session] = useState(() => new CartSession({ transport: cartTransport, store: typeof window === "undefined" ? memoryHandleStore() : browserStore() }));
+/**
+ * The location's cart, held by one CartSession per page and kept in step with other tabs. While a
+ * customer of `merchantSlug` is signed in, new carts are theirs (bearer token), and a guest cart
+ * held from before the sign-in is carried over (CartSession.carryOver); on sign-out the device
+ * lets go of the customer's cart and the next item starts a guest cart.
+ */
+export function useCart(locationId: string | undefined, defaultMethod: FulfilmentMethod | undefined, merchantSlug?: string): CartState {
+  const [session] = useState(
+    () =>
+      new CartSession({
+        transport: cartTransport,
+        store: typeof window === "undefined" ? memoryHandleStore() : browserStore(),
+        customerToken: () => (merchantSlug ? (customerSessions.read(merchantSlug)?.token ?? null) : null),
+      }),
+  );
+  const customerToken = useCustomerSession(merchantSlug)?.token ?? null;
+  const seenToken = useRef<string | null | undefined>(undefined);
   const [cart, setCart] = useState<Cart | null>(null);
   const [loading, setLoading] = useState(true);
   const [loadError, setLoadError] = useState<StorefrontError>();
@@ -91,16 +117,42 @@ export function useCart(locationId: string | undefined, defaultMethod: Fulfilmen
     return () => window.removeEventListener("storage", onStorage);
   }, [locationId, session, refresh]);
 
-  const run = useCallback(
-    async (intent: CartIntent): Promise<ActionResult> => {
+  // Sign-in (here, in another tab, or already on arrival) and sign-out change whose cart this is.
+  useEffect(() => {
+    if (!locationId) return;
+    const before = seenToken.current;
+    seenToken.current = customerToken;
+    if (before === customerToken || (before === undefined && !customerToken)) return;
+    if (!customerToken) {
+      session.forgetCustomerCart(locationId);
+      void refresh(false);
+      return;
+    }
+    setPending((count) => count + 1);
+    session
+      .carryOver(locationId, { expire: cartIntents.expire(), lines: (guest) => guest.items.map((item) => cartIntents.addItem(lineAsNewItem(item))) })
+      .then(
+        (result) => {
+          if (!result.moved) return refresh(false);
+          setCart(result.cart);
+          setNotice((previous) => ({ id: (previous?.id ?? 0) + 1, text: CARRIED_OVER }));
+        },
+        (error: unknown) => setLoadError(asStorefrontError(error)),
+      )
+      .finally(() => setPending((count) => count - 1));
+  }, [customerToken, locationId, refresh, session]);
+
+  /** Every write goes through here: one place for busy state, the cart it leaves, and what a failure means. */
+  const execute = useCallback(
+    async <T,>(operation: (locationId: string) => Promise<{ value: T; cart: Cart | undefined; recoveredFromConflict: boolean }>): Promise<CallOutcome<T>> => {
       if (!locationId) return { ok: false, error: asStorefrontError(new Error("location not loaded")) };
       setPending((count) => count + 1);
       try {
-        const result = await session.mutate(locationId, intent, method);
-        setCart(result.cart);
+        const result = await operation(locationId);
+        if (result.cart) setCart(result.cart);
         setLoadError(undefined);
         if (result.recoveredFromConflict) setNotice((previous) => ({ id: (previous?.id ?? 0) + 1, text: CONFLICT_NOTICE }));
-        return { ok: true, cart: result.cart };
+        return { ok: true, value: result.value };
       } catch (thrown) {
         const error = asStorefrontError(thrown);
         // The cart moved on, closed, or is not ours any more: show its real state next to the error.
@@ -114,8 +166,22 @@ export function useCart(locationId: string | undefined, defaultMethod: Fulfilmen
         setPending((count) => count - 1);
       }
     },
-    [locationId, method, session, refresh],
+    [locationId, refresh],
   );
+
+  const run = useCallback(
+    async (intent: CartIntent): Promise<ActionResult> => {
+      const outcome = await execute(async (id) => {
+        const result = await session.mutate(id, intent, method);
+        return { value: result.cart, cart: result.cart, recoveredFromConflict: result.recoveredFromConflict };
+      });
+      return outcome.ok ? { ok: true, cart: outcome.value } : outcome;
+    },
+    [execute, method, session],
+  );
+
+  const write = useCallback(<T,>(call: CartCall<T>) => execute((id) => session.write(id, call)), [execute, session]);
+  const report = useCallback(<T,>(call: CheckoutCall<T>) => execute((id) => session.report(id, call)), [execute, session]);
 
   const switchMethod = useCallback(
     async (next: FulfilmentMethod): Promise<ActionResult | null> => {
@@ -159,7 +225,11 @@ export function useCart(locationId: string | undefined, defaultMethod: Fulfilmen
     notice,
     dismissNotice: useCallback(() => setNotice(null), []),
     reload: useCallback(() => void refresh(true), [refresh]),
+    sync: useCallback(() => void refresh(false), [refresh]),
     run,
+    write,
+    report,
+    handle: useCallback(() => (locationId ? session.handle(locationId) : null), [locationId, session]),
     addItem: useCallback((item: NewItem) => run(cartIntents.addItem(item)), [run]),
     setQuantity: useCallback((itemId: string, quantity: number) => run(cartIntents.setQuantity(itemId, quantity)), [run]),
     setOrderTime: useCallback((choice: OrderTimeChoice) => run(cartIntents.orderTime(choice)), [run]),

@@ -1,34 +1,117 @@
-import type { Cart } from "../lib/types";
+"use client";
+
+import dynamic from "next/dynamic";
+import { useEffect, useState } from "react";
+import { ErrorNotice } from "../components/ErrorNotice";
+import { checkoutApi } from "../lib/api";
+import { failureHint } from "../lib/checkout-flow";
+import { testCards } from "../lib/test-cards";
+import type { Cart, Location } from "../lib/types";
 import type { CartState } from "../lib/use-cart";
+import { usePayment, type PaymentState } from "../lib/use-payment";
+import { useQuery } from "../lib/use-query";
 import styles from "../storefront.module.css";
+import { REVALIDATION_SECTION_ID } from "./RevalidationSlot";
+
+// Stripe.js (and js.stripe.com) load only when a publishable key is configured.
+const StripePayment = dynamic(() => import("../components/StripePayment"), { ssr: false, loading: () => <p role="status">Loading the card form…</p> });
 
 /**
- * SLOT (issue 4, checkout): the end of the cart drawer, below the totals.
- *
- * The procedures exist in AppRouter (server/routers/checkout.ts, receipts.ts): `checkout.paymentSession`
- * (a cart mutation: X-Cart-Token, If-Match, Idempotency-Key), `checkout.payments` (quoteFingerprint =
- * the session's quote.revision; with the embedded processor, paymentMethodId such as pm_card_visa,
- * pm_card_chargeDeclined, pm_card_authenticationRequired), `checkout.orderResult` (poll after
- * pollAfterMs until completed or failed), `checkout.rating` and `receipts.get` (X-Receipt-Token from
- * the completed result). To fill it:
- * - paymentSession moves the cart's revision but answers a PaymentSession, not a Cart: after it,
- *   re-read the cart (CartSession.load) or capture the `etag` response header in a link, before
- *   the next cart write. Add a CartSession method for writes that answer something other than a
- *   Cart, with the same key/retry/conflict rules.
- * - A completed order leaves the cart COMPLETED: CartSession.load then forgets it, so the next item
- *   starts a new cart. A failed payment leaves it OPEN for another card.
- * - Put the result/receipt/rating screen on its own route, e.g. app/l/[locationSlug]/order/[cartId]/page.tsx,
- *   so a reload while polling resumes it.
+ * The end of the cart drawer: pay for the cart's current quote. With a Stripe publishable key the
+ * card is entered in Stripe's Payment Element; without one (the simulated processor) the customer
+ * picks one of Stripe's test cards and the server confirms it. Either way the amount is the cart's
+ * own total, and a completed or pending payment continues on the order status page.
  */
-export function CheckoutSlot(props: { cart: Cart; cartState: CartState }) {
-  const { cart } = props;
-  if (cart.items.length === 0) return null;
+export function CheckoutSlot(props: { cart: Cart; cartState: CartState; location: Location }) {
+  const { cart, cartState, location } = props;
+  const config = useQuery(`payment-config:${location.id}`, () => checkoutApi.config(location.id));
+  const payment = usePayment(cart, cartState, location);
+
+  // The changes to review are above the payment form: take the customer there.
+  useEffect(() => {
+    if (payment.needsReview) document.getElementById(REVALIDATION_SECTION_ID)?.focus();
+  }, [payment.needsReview]);
+
+  if (cart.items.length === 0 || cart.status !== "OPEN") return null;
+
+  const blocker =
+    cart.fulfilmentMethod === "delivery" && !cart.deliveryInfo
+      ? "Add a delivery address above to pay."
+      : cart.catalogRevalidation?.required
+        ? "Review the changes to your cart above before paying."
+        : null;
+
   return (
     <section aria-labelledby="checkout-heading" className={styles.cartSection} data-slot="checkout">
-      <h3 id="checkout-heading" className={styles.visuallyHidden}>
-        Checkout
-      </h3>
-      <p className={styles.muted}>Checkout is not available in this demo yet. Your cart is saved on this device.</p>
+      <h3 id="checkout-heading">Payment</h3>
+      {config.loading && !config.data ? <p role="status">Loading payment options…</p> : null}
+      {config.error ? <ErrorNotice error={config.error} title="Payment options are unavailable." onRetry={config.reload} /> : null}
+      {blocker ? (
+        <p className={styles.muted} data-testid="checkout-blocker">
+          {blocker}
+        </p>
+      ) : null}
+      {config.data?.publishableKey ? (
+        <StripePayment publishableKey={config.data.publishableKey} cart={cart} payment={payment} disabled={blocker !== null || cartState.busy} />
+      ) : config.data ? (
+        <TestCardPayment cart={cart} payment={payment} disabled={blocker !== null || cartState.busy} />
+      ) : null}
+      <PaymentMessages payment={payment} />
     </section>
+  );
+}
+
+function TestCardPayment(props: { cart: Cart; payment: PaymentState; disabled: boolean }) {
+  const { cart, payment, disabled } = props;
+  const [card, setCard] = useState(testCards[0]?.paymentMethodId ?? "pm_card_visa");
+  return (
+    <form
+      onSubmit={(event) => {
+        event.preventDefault();
+        void payment.start({ paymentMethodId: card });
+      }}
+    >
+      <fieldset className={styles.plainFieldset} disabled={payment.paying}>
+        <legend className={styles.legend}>Test card</legend>
+        <p className={styles.muted} id="test-card-hint">
+          This demo takes no real cards. Pick one of Stripe&apos;s test cards to see each outcome.
+        </p>
+        <div className={styles.options} aria-describedby="test-card-hint">
+          {testCards.map((option) => (
+            <label key={option.paymentMethodId} className={styles.option}>
+              <input type="radio" name="test-card" value={option.paymentMethodId} checked={card === option.paymentMethodId} onChange={() => setCard(option.paymentMethodId)} />
+              <span>
+                {option.brand} ending {option.last4}
+              </span>
+              <span className={styles.optionPrice}>{option.outcome}</span>
+            </label>
+          ))}
+        </div>
+        <button type="submit" className={`${styles.primaryButton} ${styles.payButton}`} disabled={disabled || payment.paying} data-testid="pay-button">
+          {payment.paying ? "Processing payment…" : `Pay ${cart.orderTotalWithServiceFeeFormatted}`}
+        </button>
+      </fieldset>
+    </form>
+  );
+}
+
+function PaymentMessages(props: { payment: PaymentState }) {
+  const { payment } = props;
+  return (
+    <>
+      <p role="status" className={styles.status}>
+        {payment.paying ? "Processing your payment…" : payment.needsReview ? "Your cart changed since it was priced. Review the changes above, then pay." : ""}
+      </p>
+      {payment.failure ? (
+        <div role="alert" className={styles.error} data-testid="payment-failure">
+          <p>
+            <strong>Payment not completed. </strong>
+            {payment.failure.message}
+          </p>
+          <p>{failureHint(payment.failure.code)}</p>
+        </div>
+      ) : null}
+      {payment.error ? <ErrorNotice error={payment.error} title="We could not take the payment." /> : null}
+    </>
   );
 }
