@@ -6,6 +6,8 @@ import { insertMenuLocation } from "./fixtures/menu-location";
 export const BENCH_DATABASE = "storefront_bench";
 /** The bench-only location with a large menu, for the query-count check. */
 export const LARGE_MENU_LOCATION = { id: "loc_bench_large_menu", productCount: 500 };
+/** The menu-size phase: 10 -> 500 -> 5,000 products (the 500 one is LARGE_MENU_LOCATION). */
+export const MENU_SCALING_LOCATIONS = [{ id: "loc_bench_menu_10", productCount: 10 }, LARGE_MENU_LOCATION, { id: "loc_bench_menu_5000", productCount: 5_000 }];
 
 const ADMIN_URL = process.env.BENCH_POSTGRES_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
@@ -14,6 +16,9 @@ export function benchDatabaseUrl(): string {
   url.pathname = `/${BENCH_DATABASE}`;
   return url.toString();
 }
+
+/** Production with its own database refuses to start without a real secret; this one is bench-only. */
+export const BENCH_AUTH_SECRET = "bench-only-auth-secret-not-for-deployments";
 
 export const poolSettings = {
   DATABASE_POOL_MAX: 10,
@@ -42,7 +47,7 @@ export async function createBenchDatabase(): Promise<string> {
   try {
     await migrate(handle);
     await seedDemoData(handle.db);
-    await insertMenuLocation(handle.db, { locationId: LARGE_MENU_LOCATION.id, productCount: LARGE_MENU_LOCATION.productCount });
+    for (const location of MENU_SCALING_LOCATIONS) await insertMenuLocation(handle.db, { locationId: location.id, productCount: location.productCount });
   } finally {
     await handle.close();
   }

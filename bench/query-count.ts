@@ -6,7 +6,7 @@ import type { AppDeps } from "../server/app/deps";
 import { parseEnv } from "../server/env";
 import { PEER_ADDRESS_HEADER } from "../server/http/client-ip";
 import { createRestHandler, REST_PREFIX } from "../server/http/rest-handler";
-import { poolSettings } from "./database";
+import { BENCH_AUTH_SECRET, poolSettings } from "./database";
 import { addItemBody, idempotencyKey } from "./scenarios/common";
 
 /**
@@ -51,28 +51,49 @@ function openCountingDatabase(url: string): { handle: DatabaseHandle; statements
 
 const allEqual = (values: number[]) => values.every((value) => value === values[0]);
 
-export async function measureQueryCounts(url: string, locations: { seeded: string; large: string }): Promise<QueryCountReport> {
+export type InProcessCall = { queries: number; text: string; etag: string; status: number; ms: number };
+export type InProcessApp = {
+  /** One request through the REST handler; throws unless it answers `expectStatus`. */
+  call: (method: string, path: string, expectStatus: number, headers?: Record<string, string>, body?: string) => Promise<InProcessCall>;
+  close: () => Promise<void>;
+};
+
+/** The real REST handler in-process over one counting connection (see openCountingDatabase). */
+export async function openInProcessApp(url: string): Promise<InProcessApp> {
   const { handle, statements } = openCountingDatabase(url);
-  const env = parseEnv({ NODE_ENV: "production", DATABASE_URL: url, RATE_LIMIT_MAX: "100000000", CLIENT_IP_SOURCE: "socket", LOG_LEVEL: "warn" });
+  const env = parseEnv({ NODE_ENV: "production", AUTH_SECRET: BENCH_AUTH_SECRET, DATABASE_URL: url, RATE_LIMIT_MAX: "100000000", CLIENT_IP_SOURCE: "socket", LOG_LEVEL: "warn" });
   // Built like the app's (so integrations added to AppDeps come along), then given the counting
   // database; the pool buildDeps opened never connected (postgres-js connects lazily).
   const built = await buildDeps(env);
   await built.database.close();
   const deps: AppDeps = { ...built, database: handle };
   const handler = createRestHandler(() => Promise.resolve(deps));
+  await handle.ping();
 
-  async function call(method: string, path: string, expectStatus: number, headers: Record<string, string> = {}, body?: string) {
+  async function call(method: string, path: string, expectStatus: number, headers: Record<string, string> = {}, body?: string): Promise<InProcessCall> {
     const before = statements.count;
+    const started = performance.now();
     const response = await handler(
       new Request(`http://127.0.0.1${REST_PREFIX}${path}`, { method, body, headers: { [PEER_ADDRESS_HEADER]: "127.0.0.1", ...headers } }),
     );
     const text = await response.text();
-    if (response.status !== expectStatus) throw new Error(`query count: ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-    return { queries: statements.count - before, text, etag: response.headers.get("etag") ?? "" };
+    const ms = performance.now() - started;
+    if (response.status !== expectStatus) throw new Error(`in-process: ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+    return { queries: statements.count - before, text, etag: response.headers.get("etag") ?? "", status: response.status, ms };
   }
 
+  return {
+    call,
+    close: async () => {
+      await deps.rateLimiter.close?.();
+      await handle.close();
+    },
+  };
+}
+
+export async function measureQueryCounts(url: string, locations: { seeded: string; large: string }): Promise<QueryCountReport> {
+  const { call, close } = await openInProcessApp(url);
   try {
-    await handle.ping();
     const menus: QueryCountReport["menus"] = [];
     for (const locationId of [locations.seeded, locations.large]) {
       const result = await call("GET", `/locations/${locationId}/menus`, 200);
@@ -113,7 +134,6 @@ export async function measureQueryCounts(url: string, locations: { seeded: strin
       },
     };
   } finally {
-    await deps.rateLimiter.close?.();
-    await handle.close();
+    await close();
   }
 }

@@ -2,6 +2,7 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Profile, ScenarioResult } from "./measure";
+import type { PhaseReport } from "./phases/types";
 import type { QueryCountReport } from "./query-count";
 import { throughputRatio, type TargetCheck } from "./targets";
 
@@ -9,9 +10,11 @@ export type BenchReport = {
   command: string;
   ranAt: string;
   machine: { cores: number; cpuModel: string; memoryGb: number; node: string; platform: string };
-  settings: Profile & { database: string; appServer: string };
+  settings: Profile & { database: string; appServer: string; phases: string[] };
   scenarios: ScenarioResult[];
-  queryCounts: QueryCountReport;
+  /** Absent when --only left the statement-count phase out. */
+  queryCounts?: QueryCountReport;
+  phases: PhaseReport[];
   targets: TargetCheck[];
   notes: string[];
 };
@@ -79,27 +82,45 @@ function settingsLine(report: BenchReport): string {
 }
 
 export function formatText(report: BenchReport): string {
-  const queries = queryRows(report.queryCounts);
+  const queries = report.queryCounts ? queryRows(report.queryCounts) : undefined;
   return [
     settingsLine(report),
     "",
-    textTable(LOAD_HEADER, report.scenarios.flatMap(scenarioRows), 2),
-    "",
-    `Statements per request (ordering session: ${report.queryCounts.orderingSession})`,
-    textTable(["menu location", "products", "GET menu"], queries.menus),
-    textTable(["cart lines", "add item", "GET cart"], queries.carts),
-    "",
+    ...(report.scenarios.length > 0 ? [textTable(LOAD_HEADER, report.scenarios.flatMap(scenarioRows), 2), ""] : []),
+    ...(queries && report.queryCounts
+      ? [
+          `Statements per request (ordering session: ${report.queryCounts.orderingSession})`,
+          textTable(["menu location", "products", "GET menu"], queries.menus),
+          textTable(["cart lines", "add item", "GET cart"], queries.carts),
+          "",
+        ]
+      : []),
+    ...report.phases.flatMap((phase) => [`== ${phase.title}`, ...phase.tables.flatMap((table) => [`${table.title}:`, textTable(table.header, table.rows)]), ""]),
     textTable(["result", "target", "value"], targetRows(report.targets), 3),
   ].join("\n");
 }
 
-export function formatMarkdown(report: BenchReport): string {
-  const queries = queryRows(report.queryCounts);
+function phaseMarkdown(phase: PhaseReport): string[] {
+  return [`## ${phase.title}`, "", phase.description, "", ...phase.tables.flatMap((table) => [`${table.title}:`, "", markdownTable(table.header, table.rows), ""])];
+}
+
+function queryMarkdown(counts: QueryCountReport): string[] {
+  const queries = queryRows(counts);
   return [
-    "# Benchmark results",
+    "## Statements per request",
     "",
-    `Produced by \`${report.command}\`. ${settingsLine(report)}.`,
+    `Counted at the Postgres driver through the REST handler in-process. Ordering session: ${counts.orderingSession}.`,
     "",
+    markdownTable(["menu location", "products", "GET menu"], queries.menus),
+    "",
+    markdownTable(["cart lines", "add item", "GET cart"], queries.carts),
+    "",
+  ];
+}
+
+function loadMarkdown(report: BenchReport): string[] {
+  if (report.scenarios.length === 0) return [];
+  return [
     "## Throughput and latency",
     "",
     "`x route` / `x node`: throughput relative to the plain Next.js route and to the bare node:http control, which run the same service calls.",
@@ -108,14 +129,18 @@ export function formatMarkdown(report: BenchReport): string {
     "",
     ...report.scenarios.map((scenario) => `- **${scenario.title}**: ${scenario.description}`),
     "",
-    "## Statements per request",
+  ];
+}
+
+export function formatMarkdown(report: BenchReport): string {
+  return [
+    "# Benchmark results",
     "",
-    `Counted at the Postgres driver through the REST handler in-process. Ordering session: ${report.queryCounts.orderingSession}.`,
+    `Produced by \`${report.command}\` at ${report.ranAt}. ${settingsLine(report)}. Phases: ${report.settings.phases.join(", ")}.`,
     "",
-    markdownTable(["menu location", "products", "GET menu"], queries.menus),
-    "",
-    markdownTable(["cart lines", "add item", "GET cart"], queries.carts),
-    "",
+    ...loadMarkdown(report),
+    ...(report.queryCounts ? queryMarkdown(report.queryCounts) : []),
+    ...report.phases.flatMap(phaseMarkdown),
     "## Targets",
     "",
     markdownTable(["result", "target", "value"], targetRows(report.targets)),

@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --quick] [-- --strict] [-- --concurrency=N]`
+ * `npm run bench [-- --quick] [-- --strict] [-- --concurrency=N] [-- --only=phase,...] [-- --no-build]`
  *
  * Starts the production build against a fresh `storefront_bench` database and measures GET menu,
  * ordering session, add item and GET cart through the REST facade and through two controls that
@@ -8,13 +8,20 @@
  * at several cart and menu sizes, and PASS/FAIL per target (bench/targets.ts); writes the same to
  * bench/results/latest.{json,md}. Exits non-zero on a FAIL only with --strict.
  */
+import "./quiet-logs";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { BENCH_DATABASE, createBenchDatabase, dropBenchDatabase, LARGE_MENU_LOCATION } from "./database";
+import { BENCH_AUTH_SECRET, BENCH_DATABASE, createBenchDatabase, dropBenchDatabase, LARGE_MENU_LOCATION, MENU_SCALING_LOCATIONS } from "./database";
 import { HttpClient } from "./load";
 import { measureScenario, PROFILES, type Profile, type ScenarioResult } from "./measure";
 import { freePort, runToCompletion, startChild, stopAll, waitUntilReady, type Child } from "./processes";
-import { measureQueryCounts } from "./query-count";
+import { measureQueryCounts, type QueryCountReport } from "./query-count";
+import { measureCartScaling } from "./phases/cart-scaling";
+import { measureConcurrency } from "./phases/concurrency";
+import { measureMenuScaling } from "./phases/menu-scaling";
+import { measurePlans } from "./phases/plans";
+import { measureReplay } from "./phases/replay";
+import { PHASE_IDS, type PhaseId, type PhaseReport } from "./phases/types";
 import { formatText, machineInfo, writeResults, type BenchReport } from "./report";
 import { scenarios } from "./scenarios";
 import { BENCH_LOCATION_ID } from "./scenarios/common";
@@ -23,36 +30,62 @@ import { checkTargets } from "./targets";
 
 const ROOT = process.cwd();
 const READY_TIMEOUT_MS = 90_000;
+/** The app server's pool for the bench: room for the 50-client phase (the default is 10). */
+const APP_POOL_MAX = 20;
+/** Phases that need the production server (the others run in-process against the bench database). */
+const HTTP_PHASES: PhaseId[] = ["load", "concurrency"];
+/** Rows bulk-inserted per table by the plans phase. */
+const PLANS_ROWS = 100_000;
+
+type Options = { profile: Profile; strict: boolean; phases: PhaseId[]; build: boolean };
 
 function progress(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
 
-function parseArgs(argv: string[]): { profile: Profile; strict: boolean } {
+const isPhase = (value: string): value is PhaseId => (PHASE_IDS as readonly string[]).includes(value);
+
+function parseArgs(argv: string[]): Options {
   let quick = false;
   let strict = false;
+  let build = true;
   let concurrency = 8;
+  let phases: PhaseId[] = [...PHASE_IDS];
   for (const arg of argv) {
     if (arg === "--quick") quick = true;
     else if (arg === "--strict") strict = true;
+    else if (arg === "--no-build") build = false;
     else if (arg.startsWith("--concurrency=")) concurrency = Number(arg.slice("--concurrency=".length));
-    else throw new Error(`unknown argument ${arg} (expected --quick, --strict, --concurrency=N)`);
+    else if (arg.startsWith("--only=")) {
+      const names = arg.slice("--only=".length).split(",").filter((name) => name !== "");
+      const unknown = names.filter((name) => !isPhase(name));
+      if (names.length === 0 || unknown.length > 0) throw new Error(`--only takes phases among ${PHASE_IDS.join(", ")}; got ${arg}`);
+      phases = PHASE_IDS.filter((phase) => names.includes(phase));
+    } else throw new Error(`unknown argument ${arg} (expected --quick, --strict, --concurrency=N, --only=${PHASE_IDS.join(",")}, --no-build)`);
   }
   if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) throw new Error("--concurrency must be an integer 1..64");
-  return { profile: { ...PROFILES[quick ? "quick" : "full"], concurrency }, strict };
+  return { profile: { ...PROFILES[quick ? "quick" : "full"], concurrency }, strict, phases, build };
 }
 
-/** The production build must exist and include the plain-route control; build it otherwise. */
-async function ensureBuild(): Promise<void> {
+/**
+ * The production build must exist and include the plain-route control; build it otherwise, or with
+ * --no-build answer false (the HTTP phases are then skipped).
+ */
+async function ensureBuild(allowBuild: boolean): Promise<boolean> {
   const manifest = path.join(ROOT, ".next/server/app-paths-manifest.json");
   const hasBuild = existsSync(path.join(ROOT, ".next/BUILD_ID"));
   const hasControl = hasBuild && existsSync(manifest) && readFileSync(manifest, "utf8").includes("/api/bench/[operation]/route");
   if (hasBuild && hasControl) {
     progress("using the existing production build (.next); delete .next/BUILD_ID to rebuild");
-    return;
+    return true;
+  }
+  if (!allowBuild) {
+    progress("the production build is missing or predates the bench control route; --no-build: skipping the HTTP phases");
+    return false;
   }
   progress(hasBuild ? "the build predates the bench control route: running next build" : "no production build: running next build (about a minute)");
   await runToCompletion("next build", "npx", ["next", "build"], process.env);
+  return true;
 }
 
 /** The app's environment: in-memory rate limiter (no Redis configured), logs only for problems. */
@@ -62,8 +95,10 @@ function serviceEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
   return {
     ...env,
     NODE_ENV: "production",
+    AUTH_SECRET: BENCH_AUTH_SECRET,
     DATABASE_URL: databaseUrl,
     RATE_LIMIT_MAX: "100000000",
+    DATABASE_POOL_MAX: String(APP_POOL_MAX),
     CLIENT_IP_SOURCE: "socket",
     LOG_LEVEL: "warn",
     HOSTNAME: "127.0.0.1",
@@ -100,37 +135,70 @@ async function waitForServers(list: Subject[], children: Child[]): Promise<void>
 }
 
 async function main(): Promise<number> {
-  const { profile, strict } = parseArgs(process.argv.slice(2));
+  const { profile, strict, build, phases: requested } = parseArgs(process.argv.slice(2));
+  let phases = requested;
   if (!existsSync(path.join(ROOT, "scripts/serve.mjs"))) throw new Error("run from the repository root (npm run bench)");
-  progress(`${profile.name} profile, concurrency ${profile.concurrency}`);
-  await ensureBuild();
+  progress(`${profile.name} profile, concurrency ${profile.concurrency}, phases: ${phases.join(", ")}`);
+  if (phases.some((phase) => HTTP_PHASES.includes(phase)) && !(await ensureBuild(build))) phases = phases.filter((phase) => !HTTP_PHASES.includes(phase));
+  const runs = (phase: PhaseId) => phases.includes(phase);
 
-  progress(`creating database ${BENCH_DATABASE} (migrate, seed, ${LARGE_MENU_LOCATION.productCount}-product bench location)`);
+  progress(`creating database ${BENCH_DATABASE} (migrate, seed, bench menu locations of ${MENU_SCALING_LOCATIONS.map((location) => location.productCount).join("/")} products)`);
   const databaseUrl = await createBenchDatabase();
 
-  progress("starting the app (npm start) and the node:http control");
-  const servers = await startServers(databaseUrl);
-
-  progress("counting statements per request in-process (cart 1/20/100 lines, seed vs large menu)");
-  const queryCounts = await measureQueryCounts(databaseUrl, { seeded: BENCH_LOCATION_ID, large: LARGE_MENU_LOCATION.id });
-
-  progress("waiting for both servers to answer");
-  await waitForServers(servers.subjects, servers.children);
-
-  const results: ScenarioResult[] = [];
-  for (const scenario of scenarios) {
-    progress(`measuring ${scenario.title} (warm-up, then ${profile.rounds} round(s) per subject)`);
-    results.push(await measureScenario(scenario, servers.subjects, profile, BENCH_LOCATION_ID, progress));
+  let queryCounts: QueryCountReport | undefined;
+  if (runs("queries")) {
+    progress("counting statements per request in-process (cart 1/20/100 lines, seed vs large menu)");
+    queryCounts = await measureQueryCounts(databaseUrl, { seeded: BENCH_LOCATION_ID, large: LARGE_MENU_LOCATION.id });
+  }
+  const phaseReports: PhaseReport[] = [];
+  const samples = profile.name === "quick" ? 25 : 60;
+  if (runs("scaling")) {
+    progress(`cart size 1 -> 20 -> 100 lines (${samples} adds per size, in-process)`);
+    phaseReports.push(await measureCartScaling(databaseUrl, BENCH_LOCATION_ID, samples));
+  }
+  if (runs("menu")) {
+    progress(`menu size ${MENU_SCALING_LOCATIONS.map((location) => location.productCount).join(" -> ")} products (in-process)`);
+    phaseReports.push(await measureMenuScaling(databaseUrl, MENU_SCALING_LOCATIONS, samples));
+  }
+  if (runs("replay")) {
+    progress(`idempotent replay (${samples * 2} pairs, in-process)`);
+    phaseReports.push(await measureReplay(databaseUrl, BENCH_LOCATION_ID, samples * 2));
   }
 
-  const targets = checkTargets(results, queryCounts);
+  // Started after the timed in-process phases, so that the servers' boot does not share their CPU.
+  const needsServers = phases.some((phase) => HTTP_PHASES.includes(phase));
+  if (needsServers) progress(`starting the app (npm start, DATABASE_POOL_MAX=${APP_POOL_MAX}) and the node:http control`);
+  const servers = needsServers ? await startServers(databaseUrl) : undefined;
+  const results: ScenarioResult[] = [];
+  if (servers) {
+    progress("waiting for both servers to answer");
+    await waitForServers(servers.subjects, servers.children);
+    if (runs("load")) {
+      for (const scenario of scenarios) {
+        progress(`measuring ${scenario.title} (warm-up, then ${profile.rounds} round(s) per subject)`);
+        results.push(await measureScenario(scenario, servers.subjects, profile, BENCH_LOCATION_ID, progress));
+      }
+    }
+    if (runs("concurrency")) {
+      progress("50 concurrent clients (one cart; distinct carts vs plain route)");
+      phaseReports.push(await measureConcurrency(servers.subjects, BENCH_LOCATION_ID, profile, APP_POOL_MAX, progress));
+    }
+  }
+  // Last: it makes the database large, which the timed phases above should not measure.
+  if (runs("plans")) {
+    progress(`bulk-inserting ${PLANS_ROWS} carts and orders, then EXPLAIN of the hot-path queries`);
+    phaseReports.push(await measurePlans(databaseUrl, BENCH_LOCATION_ID, PLANS_ROWS));
+  }
+
+  const targets = [...checkTargets(results, queryCounts), ...phaseReports.flatMap((phase) => phase.targets)];
   const report: BenchReport = {
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
     ranAt: new Date().toISOString(),
     machine: machineInfo(),
-    settings: { ...profile, database: `Postgres 127.0.0.1:5432/${BENCH_DATABASE}`, appServer: "node scripts/serve.mjs (npm start), NODE_ENV=production" },
+    settings: { ...profile, database: `Postgres 127.0.0.1:5432/${BENCH_DATABASE}`, appServer: `node scripts/serve.mjs (npm start), NODE_ENV=production, DATABASE_POOL_MAX=${APP_POOL_MAX}`, phases },
     scenarios: results,
     queryCounts,
+    phases: phaseReports,
     targets,
     notes: [
       "Closed loop: each virtual client sends its next request when the previous one completed, over keep-alive connections; the load generator runs on the same machine.",
@@ -138,6 +206,8 @@ async function main(): Promise<number> {
       "The controls call the same service functions with a minimal RequestContext and answer JSON: no tRPC, trpc-to-openapi, validation, rate limit or envelope.",
       "Rate limiter: in-memory (RATE_LIMIT_MAX=100000000), so its cost is included without a network hop.",
       "Facade overhead = plain-route throughput / REST throughput - 1.",
+      `The app server runs with DATABASE_POOL_MAX=${APP_POOL_MAX} (default 10) so that 50 clients do not queue on the pool; DATABASE_QUEUE_TIMEOUT_MS stays at its default.`,
+      "In-process phases (scaling, menu, replay) call the REST handler directly over one counting Postgres connection: latency there excludes HTTP and Next.js.",
     ],
   };
 
