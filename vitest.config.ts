@@ -27,6 +27,8 @@ export default defineConfig(async () => {
         include: ["test/integration/**/*.test.ts"],
         exclude: ["test/integration/**/*.pg.test.ts"],
         env: { TEST_DATABASE: "pglite" },
+        // Captures the service's logs for the secret scan (test/log-capture.ts); inert without TEST_LOG_DIR.
+        setupFiles: ["test/log-capture.ts"],
         testTimeout: 30_000,
         hookTimeout: 60_000,
       },
@@ -40,6 +42,7 @@ export default defineConfig(async () => {
         include: ["test/integration/**/*.test.ts"],
         env: { TEST_DATABASE: "postgres" },
         globalSetup: ["test/postgres-template.ts"],
+        setupFiles: ["test/log-capture.ts"],
         testTimeout: 30_000,
         hookTimeout: 60_000,
       },

@@ -5,12 +5,32 @@ import { createServer } from "node:http";
 import next from "next";
 
 const PEER_ADDRESS_HEADER = "x-storefront-peer-address";
+// Tells server/http/client-ip.ts (same process) that this server overwrites the header on every
+// request, so it may be trusted; without this declaration (plain `next start`) it never is.
+globalThis[Symbol.for("storefront-ordering-service.peerAddressStamper")] = true;
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOSTNAME ?? "0.0.0.0";
 
 const app = next({ dev: false, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
+
+// instrumentation.ts's register() (dependencies: database, rate limiter) finishes after prepare()
+// resolves, and Next.js only logs its failure and would serve anyway. So listen once it says
+// "ready", and exit when it says "failed" (an invalid configuration): a process that cannot work
+// must not take traffic. Its outcome is the Symbol.for value below.
+const STARTUP = Symbol.for("storefront-ordering-service.startup");
+const startupDeadline = Date.now() + 120_000;
+while (globalThis[STARTUP] === undefined && Date.now() < startupDeadline) {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+}
+if (globalThis[STARTUP] === "failed") {
+  console.error(JSON.stringify({ level: 60, msg: "start-up failed (see the error above): not serving" }));
+  process.exit(1);
+}
+if (globalThis[STARTUP] !== "ready") {
+  console.error(JSON.stringify({ level: 40, msg: "start-up did not report within 120 s: serving anyway; see /api/ready" }));
+}
 
 const server = createServer((req, res) => {
   delete req.headers[PEER_ADDRESS_HEADER];

@@ -1,7 +1,7 @@
 import { count, eq } from "drizzle-orm";
 import { orders, paymentAttempts } from "../db/schema";
 import type { PaymentProcessor } from "../server/integrations/payments/types";
-import { HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp, type TestResponse } from "./harness";
+import { cartCredential, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp, type TestResponse } from "./harness";
 
 /** Cart-shaped fields the checkout tests read. */
 export type CartBody = { revision: number; status: string; quoteFingerprint: string; orderTotalWithServiceFeeAmount: number; lockedAt?: string | null; items: { id: string }[] };
@@ -24,7 +24,7 @@ export async function pricedCart(app: TestApp, item: object = chowderCup, locati
 }
 
 export async function readCart(app: TestApp, cart: CartHandle): Promise<CartBody> {
-  const response = await app.call("GET", cartUrl(cart), { headers: { "X-Cart-Token": cart.token } });
+  const response = await app.call("GET", cartUrl(cart), { headers: cartCredential(cart) });
   if (response.status !== 200) throw new Error(`read cart: ${response.status} ${response.text}`);
   return response.body as CartBody;
 }
@@ -40,7 +40,7 @@ export async function refresh(app: TestApp, cart: CheckoutCart): Promise<CartBod
 
 export async function paymentSession(app: TestApp, cart: CheckoutCart, key = idemKey()): Promise<TestResponse> {
   const response = await app.call("POST", `${cartUrl(cart)}/payment-session`, {
-    headers: { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": key },
+    headers: { ...cartCredential(cart), "If-Match": cart.etag, "Idempotency-Key": key },
     body: {},
   });
   if (response.status === 200) cart.etag = response.headers.get("etag") ?? cart.etag;
@@ -49,12 +49,12 @@ export async function paymentSession(app: TestApp, cart: CheckoutCart, key = ide
 
 export async function pay(app: TestApp, cart: CheckoutCart, paymentMethodId: string | undefined, options: { key?: string; quoteFingerprint?: string } = {}): Promise<TestResponse> {
   return app.call("POST", `${cartUrl(cart)}/payments`, {
-    headers: { "X-Cart-Token": cart.token, "Idempotency-Key": options.key ?? idemKey() },
+    headers: { ...cartCredential(cart), "Idempotency-Key": options.key ?? idemKey() },
     body: { quoteFingerprint: options.quoteFingerprint ?? cart.quoteFingerprint, ...(paymentMethodId ? { paymentMethodId } : {}) },
   });
 }
 
-export async function orderResult(app: TestApp, cart: CartHandle, headers: Record<string, string> = { "X-Cart-Token": cart.token }): Promise<TestResponse> {
+export async function orderResult(app: TestApp, cart: CartHandle, headers: Record<string, string> = cartCredential(cart)): Promise<TestResponse> {
   return app.call("GET", `${cartUrl(cart)}/order-result`, { headers });
 }
 
@@ -111,6 +111,7 @@ export function crashSwitch() {
         captureIntent: wrap("captureIntent", (request: Parameters<PaymentProcessor["captureIntent"]>[0]) => inner.captureIntent(request)),
         cancelIntent: wrap("cancelIntent", (request: Parameters<PaymentProcessor["cancelIntent"]>[0]) => inner.cancelIntent(request)),
         parseWebhookEvent: (rawBody, signature, receivedAt) => inner.parseWebhookEvent(rawBody, signature, receivedAt),
+        cards: inner.cards,
       };
     },
   };

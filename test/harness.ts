@@ -7,11 +7,14 @@ import type { AppDeps } from "../server/app/deps";
 import { parseEnv, type Env } from "../server/env";
 import { createPaymentProcessor } from "../server/integrations/payments";
 import { createCourier } from "../server/integrations/courier";
+import { createOtpDelivery } from "../server/integrations/otp-delivery";
 import { createRateLimiter } from "../server/integrations/rate-limit";
 import { createRestHandler, REST_PREFIX } from "../server/http/rest-handler";
-import { PEER_ADDRESS_HEADER } from "../server/http/client-ip";
+import { declarePeerAddressStamping, PEER_ADDRESS_HEADER } from "../server/http/client-ip";
 import { inject } from "vitest";
 import { ADMIN_URL, databaseUrl } from "./postgres-template";
+import { openApiValidator } from "./openapi-validator";
+import { recordSecretHeaders, recordSecretsIn } from "./secrets";
 
 export const HARBOR = { merchantSlug: "harbor-kitchen", locationId: "loc_harbor_kitchen_downtown", slug: "harbor-kitchen-downtown" };
 export const DUNE = { merchantSlug: "dune-grill", locationId: "loc_dune_grill_marina", slug: "dune-grill-marina" };
@@ -19,8 +22,15 @@ export const DUNE = { merchantSlug: "dune-grill", locationId: "loc_dune_grill_ma
 export type TestDatabaseKind = "pglite" | "postgres";
 export const databaseKind: TestDatabaseKind = process.env.TEST_DATABASE === "postgres" ? "postgres" : "pglite";
 
+export type TestDatabaseOptions = {
+  /** Postgres only: connect through this address (a fault proxy in front of the server) instead of the server's own. */
+  via?: { host: string; port: number };
+  /** Postgres only: pool and timeout settings replacing the test defaults. */
+  settings?: Partial<Parameters<typeof openPostgres>[1]>;
+};
+
 /** A fresh, migrated and seeded database for one test file. */
-export async function openTestDatabase(kind: TestDatabaseKind = databaseKind): Promise<DatabaseHandle> {
+export async function openTestDatabase(kind: TestDatabaseKind = databaseKind, options: TestDatabaseOptions = {}): Promise<DatabaseHandle> {
   if (kind === "pglite") {
     const handle = await openPglite("memory://");
     await migrate(handle);
@@ -32,11 +42,17 @@ export async function openTestDatabase(kind: TestDatabaseKind = databaseKind): P
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
   await admin.unsafe(`create database ${name} template ${run.template}`);
   await admin.end();
-  const handle = await openPostgres(databaseUrl(name), {
+  const url = new URL(databaseUrl(name));
+  if (options.via) {
+    url.hostname = options.via.host;
+    url.port = String(options.via.port);
+  }
+  const handle = await openPostgres(url.toString(), {
     DATABASE_POOL_MAX: 20,
     DATABASE_PREPARE: true,
     DATABASE_CONNECT_TIMEOUT_SECONDS: 5,
     DATABASE_STATEMENT_TIMEOUT_MS: 15_000,
+    ...options.settings,
   });
   return {
     ...handle,
@@ -58,7 +74,18 @@ export type TestApp = {
   close: () => Promise<void>;
 };
 
-export type CallOptions = { headers?: Record<string, string>; body?: unknown; rawBody?: string; ip?: string };
+export type CallOptions = {
+  headers?: Record<string, string>;
+  body?: unknown;
+  rawBody?: string;
+  ip?: string;
+  /**
+   * Every response is checked against the OpenAPI document (test/openapi-validator.ts) and a
+   * mismatch fails the calling test. Only a deliberately undocumented call may opt out, with a
+   * comment saying why.
+   */
+  skipResponseValidation?: boolean;
+};
 export type TestResponse = { status: number; headers: Headers; body: unknown; text: string };
 
 export type TestAppOptions = {
@@ -69,10 +96,12 @@ export type TestAppOptions = {
 };
 
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  // `call` stands in for scripts/serve.mjs: it sets the peer address header on every request.
+  declarePeerAddressStamping();
   const env = parseEnv({ NODE_ENV: "test", CLIENT_IP_SOURCE: "socket", RATE_LIMIT_MAX: "100000", ...options.env });
   const database = options.database ?? (await openTestDatabase());
   const clock = { now: new Date() };
-  const built: AppDeps = { env, database, rateLimiter: await createRateLimiter(env), payments: createPaymentProcessor(env), courier: createCourier(env), now: () => clock.now };
+  const built: AppDeps = { env, database, rateLimiter: await createRateLimiter(env), payments: createPaymentProcessor(env), courier: createCourier(env), otpDelivery: createOtpDelivery(env), now: () => clock.now };
   const deps: AppDeps = { ...built, ...options.overrides?.(built) };
   const handler = createRestHandler(() => Promise.resolve(deps));
 
@@ -84,13 +113,25 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       body = JSON.stringify(callOptions.body);
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
     }
-    const response = await handler(new Request(`http://localhost${REST_PREFIX}${path}`, { method, headers, body }));
+    const request = new Request(`http://localhost${REST_PREFIX}${path}`, { method, headers, body });
+    const response = await handler(request);
     const text = await response.text();
     let parsed: unknown = undefined;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
       parsed = undefined;
+    }
+    // Every credential a test sends or receives, for the log scan at the end of the run (test/secrets.ts).
+    recordSecretHeaders(headers);
+    recordSecretHeaders(response.headers);
+    recordSecretsIn(callOptions.body);
+    recordSecretsIn(parsed);
+    if (!callOptions.skipResponseValidation) {
+      // Validated against the path the service saw: the URL parser resolves `..` and percent-encodes.
+      const url = new URL(request.url);
+      const seen = url.pathname.startsWith(`${REST_PREFIX}/`) ? url.pathname.slice(REST_PREFIX.length) + url.search : url.pathname;
+      openApiValidator().assertDocumented({ method, path: seen, status: response.status, headers: response.headers, text });
     }
     return { status: response.status, headers: response.headers, body: parsed, text };
   }
@@ -116,8 +157,19 @@ export function idemKey(): string {
 
 type Json = Record<string, unknown>;
 
+/**
+ * What a client keeps for a cart: its id, credential and ETag. `token` is the cart capability of a
+ * guest cart; a signed-in customer's cart has none (empty) and `bearer` holds the customer token.
+ */
+export type CartHandle = { cartId: string; token: string; etag: string; cart: Json & { id: string }; locationId: string; bearer?: string };
+
+/** The credential header of a cart handle: its capability, or the owner's bearer token. */
+export function cartCredential(handle: Pick<CartHandle, "token" | "bearer">): Record<string, string> {
+  return handle.bearer ? { Authorization: `Bearer ${handle.bearer}` } : { "X-Cart-Token": handle.token };
+}
+
 /** Starts an ordering session and returns what a client keeps: cart id, token and ETag. */
-export async function startCart(app: TestApp, locationId = HARBOR.locationId, fulfillmentMethod = "takeout") {
+export async function startCart(app: TestApp, locationId = HARBOR.locationId, fulfillmentMethod = "takeout"): Promise<CartHandle> {
   const response = await app.call("POST", `/locations/${locationId}/ordering-sessions`, {
     headers: { "Idempotency-Key": idemKey() },
     body: { fulfillmentMethod },
@@ -127,12 +179,10 @@ export async function startCart(app: TestApp, locationId = HARBOR.locationId, fu
   return { cartId: body.cart.id, token: body.cartAccessToken, etag: response.headers.get("etag") ?? "", cart: body.cart, locationId };
 }
 
-export type CartHandle = Awaited<ReturnType<typeof startCart>>;
-
 /** Sends a cart mutation with the handle's token, current ETag and a fresh key; updates the ETag on success. */
 export async function mutate(app: TestApp, handle: CartHandle, method: string, suffix: string, body?: unknown, extraHeaders: Record<string, string> = {}) {
   const response = await app.call(method, `/locations/${handle.locationId}/carts/${handle.cartId}${suffix}`, {
-    headers: { "X-Cart-Token": handle.token, "If-Match": handle.etag, "Idempotency-Key": idemKey(), ...extraHeaders },
+    headers: { ...cartCredential(handle), "If-Match": handle.etag, "Idempotency-Key": idemKey(), ...extraHeaders },
     body,
   });
   if (response.status === 200) handle.etag = response.headers.get("etag") ?? handle.etag;

@@ -1,4 +1,5 @@
-import { DUNE, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp } from "./harness";
+import { bearer, challenge, freshEmail, freshPhone, latestCode, signIn, startCustomerCart } from "./customer-helpers";
+import { cartCredential, DUNE, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp } from "./harness";
 
 /**
  * Every REST operation, with a valid request for each, so the cross-cutting rules can be asserted
@@ -8,13 +9,35 @@ import { DUNE, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp
 /**
  * - cartWrite: a cart-scoped write without If-Match (reporting a payment, rating): credential and Idempotency-Key.
  * - receiptRead: a read whose credential is the receipt capability (X-Receipt-Token).
+ * - customerRead / customerWrite: the signed-in customer's routes: bearer customer JWT (and Idempotency-Key for writes).
  */
-export type Kind = "anonymousRead" | "cartRead" | "cartMutation" | "cartWrite" | "write" | "receiptRead";
+export type Kind = "anonymousRead" | "cartRead" | "cartMutation" | "cartWrite" | "write" | "receiptRead" | "customerRead" | "customerWrite";
 
-/** What the cart must have gone through before the route applies: a payment session, or a paid and accepted order. */
-export type Setup = "paymentSession" | "completedOrder";
+/**
+ * What must exist before the route applies: a payment session or a paid and accepted order (of the
+ * cart); a signed-in Harbor Kitchen customer; a login code waiting to be proven; a phone
+ * verification code waiting to be proven; a card saved by a signed-in customer's paid order.
+ */
+export type Setup = "paymentSession" | "completedOrder" | "signedIn" | "loginChallenge" | "phoneChallenge" | "savedCard";
 
-export type PreparedCart = CartHandle & { itemId: string; quoteFingerprint: string; receiptId: string; receiptToken: string };
+/** The signed-in customer of a prepared case, with what its setup created. */
+export type PreparedCustomer = {
+  token: string;
+  id: string;
+  email: string;
+  phone?: { number: string; methodId: string; otp: string };
+  savedPaymentId?: string;
+};
+
+export type PreparedCart = CartHandle & {
+  itemId: string;
+  quoteFingerprint: string;
+  receiptId: string;
+  receiptToken: string;
+  customer?: PreparedCustomer;
+  /** A login code sent to `identifier` and read from the outbox (not yet proven). */
+  login?: { identifier: string; methodId: string; otp: string };
+};
 
 export type RouteCase = {
   name: string;
@@ -33,6 +56,15 @@ export type RouteCase = {
   /** For paths without a location: the path with an invalid parameter, and the field the 400 must name. */
   invalidPath?: (cart: PreparedCart) => string;
   invalidParam?: RegExp;
+  /** The path has no parameters, so the invalid-path-parameter rule does not apply. */
+  noPathParameters?: true;
+  /** A customer route whose path names a merchant's resource (a location): another merchant's customer gets 403 there. */
+  merchantScoped?: true;
+  /**
+   * Tables a refused request may add rows to by design: a wrong one-time code is recorded against
+   * its identifier (the per-identifier limit), although the request fails.
+   */
+  refusalMayRecord?: string[];
 };
 
 const cartPath = (cart: PreparedCart) => `/locations/${cart.locationId}/carts/${cart.cartId}`;
@@ -46,6 +78,7 @@ export const routeCases: RouteCase[] = [
   { name: "GET time intervals", procedure: "catalog.timeIntervals", kind: "anonymousRead", method: "GET", path: () => `/locations/${DUNE.locationId}/time-intervals` },
   { name: "GET gratuity", procedure: "catalog.gratuity", kind: "anonymousRead", method: "GET", path: () => `/locations/${HARBOR.locationId}/gratuity` },
   { name: "GET redirect", procedure: "catalog.redirect", kind: "anonymousRead", method: "GET", path: () => `/locations/${HARBOR.locationId}/redirect` },
+  { name: "GET payment config", procedure: "checkout.config", kind: "anonymousRead", method: "GET", path: () => `/locations/${HARBOR.locationId}/payment-config` },
   {
     name: "POST ordering session",
     procedure: "carts.createOrderingSession",
@@ -53,6 +86,7 @@ export const routeCases: RouteCase[] = [
     method: "POST",
     path: () => `/locations/${HARBOR.locationId}/ordering-sessions`,
     body: () => ({ fulfillmentMethod: "takeout" }),
+    successStatus: 201,
   },
   { name: "GET cart", procedure: "carts.get", kind: "cartRead", method: "GET", path: cartPath },
   {
@@ -149,6 +183,94 @@ export const routeCases: RouteCase[] = [
   },
 ];
 
+const customerSetups = new Set<Setup>(["signedIn", "phoneChallenge", "savedCard"]);
+
+/** Customer sign-in and the signed-in customer's data. */
+routeCases.push(
+  {
+    name: "POST customer login",
+    procedure: "customer.login",
+    kind: "write",
+    method: "POST",
+    path: () => "/customer/auth/login",
+    body: (cart) => ({ merchantSlug: HARBOR.merchantSlug, identifierString: cart.login?.identifier ?? "someone@example.com" }),
+    setup: "loginChallenge",
+    noPathParameters: true,
+  },
+  {
+    name: "POST customer verify-otp",
+    procedure: "customer.verifyOtp",
+    kind: "write",
+    method: "POST",
+    path: () => "/customer/auth/verify-otp",
+    body: (cart) => ({
+      merchantSlug: HARBOR.merchantSlug,
+      identifierString: cart.login?.identifier ?? "someone@example.com",
+      methodId: cart.login?.methodId ?? "otp_x",
+      otp: cart.login?.otp ?? "000000",
+    }),
+    setup: "loginChallenge",
+    noPathParameters: true,
+    refusalMayRecord: ["otp_failures"],
+  },
+  { name: "DELETE customer logout", procedure: "customer.logout", kind: "customerWrite", method: "DELETE", path: () => "/customer/logout", setup: "signedIn", noPathParameters: true },
+  { name: "GET customer", procedure: "customer.get", kind: "customerRead", method: "GET", path: () => "/customer", setup: "signedIn", noPathParameters: true },
+  { name: "GET customer orders", procedure: "customer.orders", kind: "customerRead", method: "GET", path: () => "/customer/orders", setup: "signedIn", noPathParameters: true },
+  { name: "GET customer addresses", procedure: "customer.addresses", kind: "customerRead", method: "GET", path: () => "/customer/addresses", setup: "signedIn", noPathParameters: true },
+  { name: "GET saved payments", procedure: "customer.savedPayments", kind: "customerRead", method: "GET", path: () => "/customer/saved-payments", setup: "signedIn", noPathParameters: true },
+  {
+    name: "DELETE saved payment",
+    procedure: "customer.deleteSavedPayment",
+    kind: "customerWrite",
+    method: "DELETE",
+    path: (cart) => `/customer/saved-payments/${cart.customer?.savedPaymentId ?? "pm_x"}`,
+    setup: "savedCard",
+    invalidPath: () => `/customer/saved-payments/${"x".repeat(129)}`,
+    invalidParam: /paymentId/,
+  },
+  {
+    name: "GET loyalty ledger",
+    procedure: "customer.loyaltyLedger",
+    kind: "customerRead",
+    method: "GET",
+    path: (cart) => `/customer/locations/${cart.locationId}/loyalty/ledger`,
+    setup: "signedIn",
+    merchantScoped: true,
+  },
+  {
+    name: "POST phone verification",
+    procedure: "customer.startPhoneVerification",
+    kind: "customerWrite",
+    method: "POST",
+    path: () => "/customer/phone-verification",
+    body: (cart) => ({ phoneNumber: cart.customer?.phone?.number ?? "+16175550100" }),
+    setup: "phoneChallenge",
+    noPathParameters: true,
+  },
+  {
+    name: "POST phone verification confirmation",
+    procedure: "customer.confirmPhoneVerification",
+    kind: "customerWrite",
+    method: "POST",
+    path: () => "/customer/phone-verification/confirmation",
+    body: (cart) => ({ phoneNumber: cart.customer?.phone?.number ?? "+16175550100", methodId: cart.customer?.phone?.methodId ?? "otp_x", otp: cart.customer?.phone?.otp ?? "000000" }),
+    setup: "phoneChallenge",
+    noPathParameters: true,
+    refusalMayRecord: ["otp_failures"],
+  },
+  {
+    name: "POST customer cart",
+    procedure: "customer.createCart",
+    kind: "customerWrite",
+    method: "POST",
+    path: (cart) => `/locations/${cart.locationId}/carts`,
+    body: () => ({ fulfillmentMethod: "takeout" }),
+    setup: "signedIn",
+    successStatus: 201,
+    merchantScoped: true,
+  },
+);
+
 /** About 0.6 km from Harbor Kitchen Downtown: well inside the simulated courier's default radius. */
 export const deliveryAddressNearHarbor = {
   street: "1 City Hall Square",
@@ -171,40 +293,91 @@ export async function loadFixtures(app: TestApp): Promise<void> {
     .map((group) => ({ modifierGroupId: group.id, optionId: group.options.find((option) => option.available)?.id ?? "" }));
 }
 
-/** A cart with two lines (subtotal high enough for every discount) and WELCOME10 applied, for the route's fulfilment method. */
-export async function prepareCart(app: TestApp, route?: Pick<RouteCase, "fulfillmentMethod" | "setup">): Promise<PreparedCart> {
-  const cart = await startCart(app, HARBOR.locationId, route?.fulfillmentMethod ?? "takeout");
+/**
+ * A cart with two lines (subtotal high enough for every discount) and WELCOME10 applied, for the
+ * route's fulfilment method, then the route's setup. The cart is a guest cart, or with
+ * `owner: "customer"` (and for a saved card) the cart of a freshly signed-in customer, whose token is
+ * then its credential.
+ */
+export async function prepareCart(app: TestApp, route?: Pick<RouteCase, "fulfillmentMethod" | "setup">, options: { owner?: "guest" | "customer" } = {}): Promise<PreparedCart> {
+  const setup = route?.setup;
+  const ownedByCustomer = options.owner === "customer" || setup === "savedCard";
+  const signedIn = ownedByCustomer || (setup !== undefined && customerSetups.has(setup)) ? await signIn(app) : undefined;
+  const fulfillmentMethod = route?.fulfillmentMethod ?? "takeout";
+  const cart = signedIn && ownedByCustomer ? await startCustomerCart(app, signedIn.token, HARBOR.locationId, fulfillmentMethod) : await startCart(app, HARBOR.locationId, fulfillmentMethod);
   const added = await mutate(app, cart, "POST", "/items", { productId: "prd_hk_smash_burger", quantity: 3, selections: burgerSelections, itemUnavailableAction: "remove_item" });
   if (added.status !== 200) throw new Error(`prepare: add item ${added.status} ${added.text}`);
   const itemId = (added.body as { items: { id: string }[] }).items[0]?.id ?? "";
   const discounted = await app.call("POST", `/locations/${cart.locationId}/discounts/apply-discount`, {
-    headers: { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": idemKey() },
+    headers: { ...cartCredential(cart), "If-Match": cart.etag, "Idempotency-Key": idemKey() },
     body: { cartId: cart.cartId, code: "WELCOME10" },
   });
   if (discounted.status !== 200) throw new Error(`prepare: discount ${discounted.status} ${discounted.text}`);
   cart.etag = discounted.headers.get("etag") ?? "";
-  const prepared = { ...cart, itemId, quoteFingerprint: (discounted.body as { quoteFingerprint: string }).quoteFingerprint, receiptId: "", receiptToken: "" };
-  return route?.setup ? checkoutSetup(app, prepared, route.setup) : prepared;
+  const prepared: PreparedCart = {
+    ...cart,
+    itemId,
+    quoteFingerprint: (discounted.body as { quoteFingerprint: string }).quoteFingerprint,
+    receiptId: "",
+    receiptToken: "",
+    ...(signedIn ? { customer: { token: signedIn.token, id: signedIn.customer.id, email: signedIn.customer.customerEmail } } : {}),
+  };
+  switch (setup) {
+    case undefined:
+    case "signedIn":
+      return prepared;
+    case "paymentSession":
+    case "completedOrder":
+      return checkoutSetup(app, prepared, setup);
+    case "savedCard":
+      return withSavedCard(app, await checkoutSetup(app, prepared, "completedOrder"));
+    case "loginChallenge": {
+      const identifier = freshEmail("login");
+      return { ...prepared, login: { identifier, ...(await challenge(app, HARBOR.merchantSlug, identifier)) } };
+    }
+    case "phoneChallenge":
+      return withPhoneChallenge(app, prepared);
+  }
+}
+
+/** The signed-in customer asked to verify a fresh number; the code is read from the outbox. */
+async function withPhoneChallenge(app: TestApp, cart: PreparedCart): Promise<PreparedCart> {
+  if (!cart.customer) throw new Error("prepare: phone challenge needs a signed-in customer");
+  const number = freshPhone();
+  const started = await app.call("POST", "/customer/phone-verification", { headers: { ...bearer(cart.customer.token), "Idempotency-Key": idemKey() }, body: { phoneNumber: number } });
+  if (started.status !== 200) throw new Error(`prepare: phone verification ${started.status} ${started.text}`);
+  const { methodId } = started.body as { methodId: string };
+  return { ...cart, customer: { ...cart.customer, phone: { number, methodId, otp: await latestCode(app, number) } } };
+}
+
+/** The card the customer's paid order saved. */
+async function withSavedCard(app: TestApp, cart: PreparedCart): Promise<PreparedCart> {
+  if (!cart.customer) throw new Error("prepare: a saved card needs a signed-in customer");
+  const listed = await app.call("GET", "/customer/saved-payments", { headers: bearer(cart.customer.token) });
+  const id = (listed.body as { paymentMethods?: { id: string }[] }).paymentMethods?.[0]?.id;
+  if (!id) throw new Error(`prepare: no saved card ${listed.text}`);
+  return { ...cart, customer: { ...cart.customer, savedPaymentId: id } };
 }
 
 /** Takes a prepared cart through checkout: its payment session, and for a completed order the payment and the kitchen's acceptance. */
 async function checkoutSetup(app: TestApp, cart: PreparedCart, setup: Setup): Promise<PreparedCart> {
   const base = `/locations/${cart.locationId}/carts/${cart.cartId}`;
-  const session = await app.call("POST", `${base}/payment-session`, { headers: { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": idemKey() }, body: {} });
+  const session = await app.call("POST", `${base}/payment-session`, { headers: { ...cartCredential(cart), "If-Match": cart.etag, "Idempotency-Key": idemKey() }, body: {} });
   if (session.status !== 200) throw new Error(`prepare: payment session ${session.status} ${session.text}`);
   cart.etag = session.headers.get("etag") ?? "";
   if (setup === "paymentSession") return cart;
   const paid = await app.call("POST", `${base}/payments`, {
-    headers: { "X-Cart-Token": cart.token, "Idempotency-Key": idemKey() },
+    headers: { ...cartCredential(cart), "Idempotency-Key": idemKey() },
     body: { quoteFingerprint: cart.quoteFingerprint, paymentMethodId: "pm_card_visa" },
   });
   if (paid.status !== 200) throw new Error(`prepare: payment ${paid.status} ${paid.text}`);
   app.clock.now = new Date(app.clock.now.getTime() + (app.env.ORDER_ACCEPT_DELAY_SECONDS + 1) * 1000);
-  const result = await app.call("GET", `${base}/order-result`, { headers: { "X-Cart-Token": cart.token } });
+  const result = await app.call("GET", `${base}/order-result`, { headers: cartCredential(cart) });
   const body = result.body as { status: string; receiptId?: string; receiptToken?: string };
-  if (body.status !== "completed" || !body.receiptId || !body.receiptToken) throw new Error(`prepare: order result ${result.text}`);
-  const read = await app.call("GET", base, { headers: { "X-Cart-Token": cart.token } });
-  return { ...cart, etag: read.headers.get("etag") ?? "", receiptId: body.receiptId, receiptToken: body.receiptToken };
+  // Only a cart capability receives a receipt capability; a customer opens receipts with their token.
+  if (body.status !== "completed" || !body.receiptId || (!body.receiptToken && !cart.bearer)) throw new Error(`prepare: order result ${result.text}`);
+  const read = await app.call("GET", base, { headers: cartCredential(cart) });
+  return { ...cart, etag: read.headers.get("etag") ?? "", receiptId: body.receiptId, receiptToken: body.receiptToken ?? "" };
 }
 
 /** Headers that make a request fully valid for its kind. */
@@ -213,15 +386,19 @@ export function validHeaders(route: RouteCase, cart: PreparedCart): Record<strin
     case "anonymousRead":
       return {};
     case "cartRead":
-      return { "X-Cart-Token": cart.token };
+      return cartCredential(cart);
     case "write":
       return { "Idempotency-Key": idemKey() };
     case "cartMutation":
-      return { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": idemKey() };
+      return { ...cartCredential(cart), "If-Match": cart.etag, "Idempotency-Key": idemKey() };
     case "cartWrite":
-      return { "X-Cart-Token": cart.token, "Idempotency-Key": idemKey() };
+      return { ...cartCredential(cart), "Idempotency-Key": idemKey() };
     case "receiptRead":
-      return { "X-Receipt-Token": cart.receiptToken };
+      return cart.receiptToken || !cart.bearer ? { "X-Receipt-Token": cart.receiptToken } : cartCredential(cart);
+    case "customerRead":
+      return bearer(cart.customer?.token ?? "");
+    case "customerWrite":
+      return { ...bearer(cart.customer?.token ?? ""), "Idempotency-Key": idemKey() };
   }
 }
 

@@ -10,7 +10,8 @@ import { LedgerError, PaymentIntentLedger, type LedgerIntent } from "../server/i
  * two processors are held to the same behaviour.
  *
  * POST /v1/payment_intents, POST /v1/payment_intents/:id, GET /v1/payment_intents/:id,
- * POST /v1/payment_intents/:id/{confirm,capture,cancel}.
+ * POST /v1/payment_intents/:id/{confirm,capture,cancel}; saved cards: POST /v1/customers,
+ * GET /v1/payment_methods?customer=..., GET /v1/payment_methods/:id, POST /v1/payment_methods/:id/detach.
  */
 export type RecordedRequest = { method: string; path: string; idempotencyKey: string | undefined; body: Record<string, unknown> };
 
@@ -57,6 +58,8 @@ export async function startFakeStripe(clock: () => Date = () => new Date()): Pro
     const expand = Object.values((params.expand as Record<string, string> | undefined) ?? {});
     const reply = (intent: LedgerIntent) => send(res, 200, withExpansion(intent, expand));
     try {
+      const vault = vaultRequest(method, url, params, idempotencyKey);
+      if (vault !== undefined) return send(res, 200, vault);
       const match = /^\/v1\/payment_intents(?:\/([^/]+))?(?:\/(confirm|capture|cancel))?$/.exec(url.pathname);
       if (!match) return send(res, 404, { error: { type: "invalid_request_error", message: `Unrecognized request URL (${method}: ${url.pathname})` } });
       const [, id, action] = match;
@@ -69,6 +72,8 @@ export async function startFakeStripe(clock: () => Date = () => new Date()): Pro
               metadata: params.metadata as Record<string, string> | undefined,
               description: text(params.description),
               capture_method: params.capture_method as "manual" | "automatic" | undefined,
+              ...(text(params.customer) !== undefined ? { customer: text(params.customer) } : {}),
+              ...(params.setup_future_usage !== undefined ? { setup_future_usage: params.setup_future_usage as "on_session" | "off_session" } : {}),
             },
             idempotencyKey,
           ),
@@ -101,6 +106,21 @@ export async function startFakeStripe(clock: () => Date = () => new Date()): Pro
       }
       throw error;
     }
+  }
+
+  /** Customers and saved cards; undefined when the path is not theirs. Ledger errors propagate like the intents'. */
+  function vaultRequest(method: string, url: URL, params: Record<string, unknown>, idempotencyKey: string | undefined): unknown {
+    if (method === "POST" && url.pathname === "/v1/customers") {
+      return ledger.createCustomer({ ...(text(params.email) !== undefined ? { email: text(params.email) } : {}), metadata: params.metadata as Record<string, string> | undefined }, idempotencyKey);
+    }
+    if (method === "GET" && url.pathname === "/v1/payment_methods") {
+      const data = ledger.listPaymentMethods(text(params.customer) ?? "");
+      return { object: "list", url: "/v1/payment_methods", has_more: false, data };
+    }
+    const match = /^\/v1\/payment_methods\/([^/]+)(\/detach)?$/.exec(url.pathname);
+    if (match?.[1] && method === "GET" && !match[2]) return ledger.retrievePaymentMethod(match[1]);
+    if (match?.[1] && method === "POST" && match[2]) return ledger.detachPaymentMethod(match[1]);
+    return undefined;
   }
 
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

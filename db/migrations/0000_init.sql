@@ -59,8 +59,10 @@ CREATE TABLE "merchants" (
 	"slug" text NOT NULL,
 	"display_name" text NOT NULL,
 	"statement_descriptor" text NOT NULL,
+	"loyalty_points_per_unit" integer DEFAULT 1 NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "merchants_slug_unique" UNIQUE("slug")
+	CONSTRAINT "merchants_slug_unique" UNIQUE("slug"),
+	CONSTRAINT "merchants_loyalty_rule_nonnegative" CHECK ("merchants"."loyalty_points_per_unit" >= 0)
 );
 --> statement-breakpoint
 CREATE TABLE "products" (
@@ -227,6 +229,75 @@ CREATE TABLE "receipts" (
 	CONSTRAINT "receipts_token_hash_unique" UNIQUE("token_hash")
 );
 --> statement-breakpoint
+CREATE TABLE "customer_sessions" (
+	"id" text PRIMARY KEY NOT NULL,
+	"customer_id" text NOT NULL,
+	"merchant_id" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"revoked_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "customers" (
+	"id" text PRIMARY KEY NOT NULL,
+	"merchant_id" text NOT NULL,
+	"email" text,
+	"phone_number" text,
+	"phone_number_verified" boolean DEFAULT false NOT NULL,
+	"customer_name" text DEFAULT '' NOT NULL,
+	"last_name" text DEFAULT '' NOT NULL,
+	"profile_picture" text DEFAULT '' NOT NULL,
+	"processor_customer_id" text,
+	"created_at" timestamp with time zone NOT NULL,
+	"updated_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "dev_outbox_messages" (
+	"id" text PRIMARY KEY NOT NULL,
+	"sequence" bigserial NOT NULL,
+	"channel" text NOT NULL,
+	"to" text NOT NULL,
+	"subject" text NOT NULL,
+	"text" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "loyalty_ledger_entries" (
+	"id" text PRIMARY KEY NOT NULL,
+	"customer_id" text NOT NULL,
+	"merchant_id" text NOT NULL,
+	"location_id" text NOT NULL,
+	"order_id" text,
+	"points" integer NOT NULL,
+	"reason" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	CONSTRAINT "loyalty_ledger_entries_order_id_unique" UNIQUE("order_id"),
+	CONSTRAINT "loyalty_ledger_points_nonzero" CHECK ("loyalty_ledger_entries"."points" <> 0)
+);
+--> statement-breakpoint
+CREATE TABLE "otp_challenges" (
+	"id" text PRIMARY KEY NOT NULL,
+	"merchant_id" text NOT NULL,
+	"purpose" text NOT NULL,
+	"channel" text NOT NULL,
+	"identifier_key" text NOT NULL,
+	"customer_id" text,
+	"code_hash" text NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"status" text NOT NULL,
+	"created_at" timestamp with time zone NOT NULL,
+	"expires_at" timestamp with time zone NOT NULL,
+	"used_at" timestamp with time zone,
+	CONSTRAINT "otp_challenges_attempts_nonnegative" CHECK ("otp_challenges"."attempts" >= 0)
+);
+--> statement-breakpoint
+CREATE TABLE "otp_failures" (
+	"id" text PRIMARY KEY NOT NULL,
+	"identifier_key" text NOT NULL,
+	"challenge_id" text NOT NULL,
+	"failed_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "categories" ADD CONSTRAINT "categories_location_id_locations_id_fk" FOREIGN KEY ("location_id") REFERENCES "public"."locations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "categories" ADD CONSTRAINT "categories_menu_id_menus_id_fk" FOREIGN KEY ("menu_id") REFERENCES "public"."menus"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "discounts" ADD CONSTRAINT "discounts_location_id_locations_id_fk" FOREIGN KEY ("location_id") REFERENCES "public"."locations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -242,6 +313,13 @@ ALTER TABLE "payment_attempts" ADD CONSTRAINT "payment_attempts_cart_id_carts_id
 ALTER TABLE "payment_sessions" ADD CONSTRAINT "payment_sessions_cart_id_carts_id_fk" FOREIGN KEY ("cart_id") REFERENCES "public"."carts"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ratings" ADD CONSTRAINT "ratings_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "receipts" ADD CONSTRAINT "receipts_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "customer_sessions" ADD CONSTRAINT "customer_sessions_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "customers" ADD CONSTRAINT "customers_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "loyalty_ledger_entries" ADD CONSTRAINT "loyalty_ledger_entries_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "loyalty_ledger_entries" ADD CONSTRAINT "loyalty_ledger_entries_location_id_locations_id_fk" FOREIGN KEY ("location_id") REFERENCES "public"."locations"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "loyalty_ledger_entries" ADD CONSTRAINT "loyalty_ledger_entries_order_id_orders_id_fk" FOREIGN KEY ("order_id") REFERENCES "public"."orders"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "otp_challenges" ADD CONSTRAINT "otp_challenges_merchant_id_merchants_id_fk" FOREIGN KEY ("merchant_id") REFERENCES "public"."merchants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "otp_challenges" ADD CONSTRAINT "otp_challenges_customer_id_customers_id_fk" FOREIGN KEY ("customer_id") REFERENCES "public"."customers"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "categories_location_idx" ON "categories" USING btree ("location_id","sort_order");--> statement-breakpoint
 CREATE UNIQUE INDEX "discounts_location_code_idx" ON "discounts" USING btree ("location_id","code");--> statement-breakpoint
 CREATE INDEX "locations_merchant_idx" ON "locations" USING btree ("merchant_id");--> statement-breakpoint
@@ -255,4 +333,11 @@ CREATE INDEX "idempotency_expires_idx" ON "idempotency_records" USING btree ("ex
 CREATE INDEX "orders_customer_idx" ON "orders" USING btree ("customer_id","placed_at");--> statement-breakpoint
 CREATE INDEX "orders_location_idx" ON "orders" USING btree ("location_id","placed_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "payment_attempts_one_pending_idx" ON "payment_attempts" USING btree ("cart_id") WHERE "payment_attempts"."status" = 'pending';--> statement-breakpoint
-CREATE INDEX "payment_attempts_cart_idx" ON "payment_attempts" USING btree ("cart_id","created_at");
+CREATE INDEX "payment_attempts_cart_idx" ON "payment_attempts" USING btree ("cart_id","created_at");--> statement-breakpoint
+CREATE INDEX "customer_sessions_customer_idx" ON "customer_sessions" USING btree ("customer_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "customers_merchant_email_idx" ON "customers" USING btree ("merchant_id","email") WHERE "customers"."email" is not null;--> statement-breakpoint
+CREATE UNIQUE INDEX "customers_merchant_verified_phone_idx" ON "customers" USING btree ("merchant_id","phone_number") WHERE "customers"."phone_number_verified";--> statement-breakpoint
+CREATE INDEX "dev_outbox_sequence_idx" ON "dev_outbox_messages" USING btree ("sequence");--> statement-breakpoint
+CREATE INDEX "loyalty_ledger_customer_idx" ON "loyalty_ledger_entries" USING btree ("customer_id","created_at");--> statement-breakpoint
+CREATE INDEX "otp_challenges_identifier_idx" ON "otp_challenges" USING btree ("identifier_key","created_at");--> statement-breakpoint
+CREATE INDEX "otp_failures_identifier_idx" ON "otp_failures" USING btree ("identifier_key","failed_at");

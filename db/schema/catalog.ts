@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, boolean, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigint, boolean, check, doublePrecision, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { Currency } from "../../server/domain/money";
 import type { FeePolicy, FulfilmentPolicy, GratuityPolicy, ModifierGroup, WeeklyHours, MenuAvailability } from "../../server/domain/catalog-types";
 
@@ -8,8 +8,10 @@ export const merchants = pgTable("merchants", {
   slug: text("slug").notNull().unique(),
   displayName: text("display_name").notNull(),
   statementDescriptor: text("statement_descriptor").notNull(),
+  /** Loyalty rule: points a signed-in customer earns per whole currency unit of an order's subTotal (0: no programme). */
+  loyaltyPointsPerUnit: integer("loyalty_points_per_unit").notNull().default(1),
   createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
-});
+}, (table) => [check("merchants_loyalty_rule_nonnegative", sql`${table.loyaltyPointsPerUnit} >= 0`)]);
 
 export const locations = pgTable(
   "locations",

@@ -1,3 +1,4 @@
 export * from "./catalog";
 export * from "./carts";
 export * from "./orders";
+export * from "./customers";

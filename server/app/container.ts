@@ -5,9 +5,11 @@ import { merchants } from "../../db/schema";
 import { seedDemoData } from "../../db/seed";
 import { getEnv, type Env } from "../env";
 import { createCourier } from "../integrations/courier";
+import { createOtpDelivery } from "../integrations/otp-delivery";
 import { createPaymentProcessor } from "../integrations/payments";
 import { createRateLimiter } from "../integrations/rate-limit";
 import type { AppDeps } from "./deps";
+import { localSecret } from "./local-secret";
 
 /**
  * The database: Postgres when DATABASE_URL is set (migrated by `npm run db:migrate`), else the
@@ -22,9 +24,25 @@ export async function openDatabase(env: Env): Promise<DatabaseHandle> {
   return handle;
 }
 
-export async function buildDeps(env: Env): Promise<AppDeps> {
+/**
+ * The secret that signs customer tokens and seals stored responses. A real deployment (Vercel, or
+ * production with its own database) must configure AUTH_SECRET: the development fallback is in the
+ * source, so anything signed with it is forgeable. The zero-configuration production build on the
+ * embedded database generates and keeps a random local one instead. Checked here, at server start,
+ * rather than in env.ts, because the migrate and seed commands need no secret.
+ */
+export function withServerSecret(env: Env): Env {
+  if (env.AUTH_SECRET || env.NODE_ENV !== "production") return env;
+  if (env.VERCEL || env.DATABASE_URL) {
+    throw new Error("Invalid configuration:\n  AUTH_SECRET: is required in production with DATABASE_URL or on Vercel (32+ random characters)");
+  }
+  return { ...env, secret: localSecret(env.PGLITE_DATA_DIR) };
+}
+
+export async function buildDeps(configured: Env): Promise<AppDeps> {
+  const env = withServerSecret(configured);
   const [database, rateLimiter] = await Promise.all([openDatabase(env), createRateLimiter(env)]);
-  return { env, database, rateLimiter, payments: createPaymentProcessor(env), courier: createCourier(env), now: () => new Date() };
+  return { env, database, rateLimiter, payments: createPaymentProcessor(env), courier: createCourier(env), otpDelivery: createOtpDelivery(env), now: () => new Date() };
 }
 
 const globalStore = globalThis as typeof globalThis & { __storefrontDeps?: Promise<AppDeps> };

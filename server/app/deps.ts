@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from "../../db/client";
 import type { Env } from "../env";
 import type { Courier } from "../integrations/courier/types";
+import type { OtpDelivery } from "../integrations/otp-delivery/types";
 import type { PaymentProcessor } from "../integrations/payments/types";
 import type { RateLimiter } from "../integrations/rate-limit/types";
 
@@ -13,6 +14,8 @@ export type AppDeps = {
   payments: PaymentProcessor;
   /** Delivery quotes (PARTNER_DRIVE): the HTTP courier when configured, else the simulated one. */
   courier: Courier;
+  /** One-time sign-in codes: SMTP when configured, else the development outbox. */
+  otpDelivery: OtpDelivery;
   /** Injected so that tests can move time (cart expiry, quotes, schedules). */
   now: () => Date;
 };

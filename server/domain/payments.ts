@@ -38,6 +38,11 @@ export type IntentTerms = {
   currency: Currency;
   metadata: { cartId: string; quoteFingerprint: string; locationId: string; merchantId: string };
   description: string;
+  /**
+   * A signed-in customer's cart: the processor's customer the intent is created for, so that the
+   * card is saved to it for later (Stripe's setup_future_usage "on_session"). Set at creation only.
+   */
+  processorCustomerId?: string;
 };
 
 /**

@@ -7,9 +7,11 @@ import { toAppError } from "../errors-map";
 import { appRouter } from "../routers";
 import { createRequestContext, type RequestContext } from "../trpc/context";
 import { clientIp } from "./client-ip";
-import { corsHeaders, isAllowedOrigin, preflightHeaders } from "./cors";
+import { corsAllowlist, corsHeaders, isAllowedOrigin, preflightHeaders } from "./cors";
+import { logRequest } from "./access-log";
 import { applyRateLimit } from "./rate-limit";
 import { newRequestId } from "./request-id";
+import { restRouteName } from "./route-table";
 import { logger } from "../log";
 
 export const REST_PREFIX = "/api/v1/storefront";
@@ -90,9 +92,7 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
     });
   }
 
-  return async function handle(request: Request): Promise<Response> {
-    const requestId = newRequestId();
-    const url = new URL(request.url);
+  async function serve(request: Request, requestId: string, url: URL): Promise<Response> {
     const origin = request.headers.get("origin");
     const baseHeaders: Record<string, string> = { "X-Request-Id": requestId };
 
@@ -102,7 +102,7 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
     } catch (error) {
       return errorResponse(toAppError(error), requestId, { ...baseHeaders, Vary: "Origin" });
     }
-    const allowlist = deps.env.CORS_ALLOWED_ORIGINS;
+    const allowlist = corsAllowlist(deps.env);
     Object.assign(baseHeaders, corsHeaders(origin, allowlist));
 
     if (request.method === "OPTIONS") {
@@ -124,6 +124,8 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
           ]);
         }
       }
+      // The URL parser resolves dot segments, so `/api/v1/storefront/../x` arrives here outside the prefix.
+      if (!url.pathname.startsWith(`${REST_PREFIX}/`)) throw new AppError("NOT_FOUND", "No operation exists at this path and method");
       const body = await readJsonBody(request, deps.env.MAX_BODY_BYTES);
       const path = url.pathname.slice(REST_PREFIX.length) + url.search;
       const context = createRequestContext({ requestId, deps, clientIp: clientIp(request.headers, deps.env), origin: url.origin, headers: request.headers });
@@ -132,11 +134,28 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
       if (result.status >= 400) {
         return errorResponse(errorFromAdapterBody(result), requestId, baseHeaders);
       }
-      const headers: Record<string, string> = { "Content-Type": "application/json", ...result.headers, ...baseHeaders };
+      // The adapter's header names are lower-case; the same spelling here lets its content-type replace
+      // ours instead of both being sent ("application/json, application/json").
+      const headers: Record<string, string> = { "content-type": "application/json", ...result.headers, ...baseHeaders };
       if (request.method === "GET") return conditionalGet(request, result.body ?? "", headers);
       return new Response(result.body ?? null, { status: result.status, headers });
     } catch (error) {
       return errorResponse(toAppError(error), requestId, baseHeaders);
+    }
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    const startedAt = performance.now();
+    const requestId = newRequestId();
+    const url = new URL(request.url);
+    let status = 500;
+    try {
+      const response = await serve(request, requestId, url);
+      status = response.status;
+      return response;
+    } finally {
+      const name = restRouteName(request.method, url.pathname.slice(REST_PREFIX.length));
+      logRequest({ requestId, transport: "rest", method: request.method, name, status, startedAt, headers: request.headers });
     }
   };
 }

@@ -4,9 +4,13 @@ import { toAppError } from "../errors-map";
 import { appRouter } from "../routers";
 import { createRequestContext } from "../trpc/context";
 import { clientIp } from "./client-ip";
+import { logRequest } from "./access-log";
 import { applyRateLimit } from "./rate-limit";
-import { errorResponse } from "./rest-handler";
+import { errorResponse, logUnexpected } from "./rest-handler";
 import { newRequestId } from "./request-id";
+import { rpcRouteName } from "./route-table";
+
+const ENDPOINT = "/api/trpc";
 
 /**
  * Typed RPC for the first-party storefront, at /api/trpc: the same procedures, rate limit, request
@@ -14,8 +18,7 @@ import { newRequestId } from "./request-id";
  * no CORS here.
  */
 export function createRpcHandler(getDeps: () => Promise<AppDeps>) {
-  return async function handle(request: Request): Promise<Response> {
-    const requestId = newRequestId();
+  async function serve(request: Request, requestId: string): Promise<Response> {
     let deps: AppDeps;
     try {
       deps = await getDeps();
@@ -27,11 +30,12 @@ export function createRpcHandler(getDeps: () => Promise<AppDeps>) {
     if (limited.error) return errorResponse(limited.error, requestId, limited.headers);
     const context = createRequestContext({ requestId, deps, clientIp: ip, origin: new URL(request.url).origin, headers: request.headers });
     return fetchRequestHandler({
-      endpoint: "/api/trpc",
+      endpoint: ENDPOINT,
       req: request,
       router: appRouter,
       allowBatching: false,
       createContext: () => context,
+      onError: ({ error }) => logUnexpected(error, requestId),
       responseMeta: ({ errors }) => {
         const first = errors[0];
         if (first) {
@@ -41,5 +45,19 @@ export function createRpcHandler(getDeps: () => Promise<AppDeps>) {
         return { status: context.response.status, headers: { ...limited.headers, ...context.response.headers, "X-Request-Id": requestId } };
       },
     });
+  }
+
+  return async function handle(request: Request): Promise<Response> {
+    const startedAt = performance.now();
+    const requestId = newRequestId();
+    let status = 500;
+    try {
+      const response = await serve(request, requestId);
+      status = response.status;
+      return response;
+    } finally {
+      const name = rpcRouteName(new URL(request.url).pathname, ENDPOINT);
+      logRequest({ requestId, transport: "rpc", method: request.method, name, status, startedAt, headers: request.headers });
+    }
   };
 }

@@ -64,7 +64,8 @@ const errorCatalog: Record<ErrorCode, { meaning: string; sampleMessage: string }
     sampleMessage: "This operation needs an Idempotency-Key header",
   },
   UNAUTHORIZED: {
-    meaning: "the credential (`X-Cart-Token` or customer JWT) is missing or invalid",
+    meaning:
+      "the credential (`X-Cart-Token`, `X-Receipt-Token` or customer JWT) is missing or invalid, or the customer session ended (signed out, expired); on sign-in and phone verification, the one-time code is wrong, expired, used or replaced",
     sampleMessage: "Send the cart's X-Cart-Token (or a customer bearer token)",
   },
   FORBIDDEN: {
@@ -73,7 +74,7 @@ const errorCatalog: Record<ErrorCode, { meaning: string; sampleMessage: string }
   },
   NOT_FOUND: { meaning: "the resource does not exist or is hidden from this caller", sampleMessage: "Cart was not found" },
   RATE_LIMITED: {
-    meaning: "too many requests from this client address; wait `Retry-After` seconds",
+    meaning: "too many requests from this client address, or too many one-time codes or wrong codes for one e-mail address or phone number; wait `Retry-After` seconds",
     sampleMessage: "Too many requests from this address; retry after the reset time",
   },
   CART_CONFLICT: {

@@ -1,18 +1,34 @@
 import { z } from "zod";
 import { cartPath } from "../schemas/cart";
-import { orderResultSchema, paymentBodySchema, paymentSessionSchema, ratingBodySchema, ratingSchema } from "../schemas/checkout";
-import { cartReadHeaders, pollResponseHeaders, privateResponseHeaders } from "../schemas/common";
+import { orderResultSchema, paymentBodySchema, paymentConfigSchema, paymentSessionSchema, ratingBodySchema, ratingSchema } from "../schemas/checkout";
+import { cartReadHeaders, pathId, pollResponseHeaders, privateResponseHeaders } from "../schemas/common";
 import { getOrderResult } from "../services/checkout/order-result";
+import { getPaymentConfig } from "../services/checkout/payment-config";
 import { createPaymentSession } from "../services/checkout/payment-session";
 import { reportPayment } from "../services/checkout/payments";
 import { rateOrder } from "../services/checkout/rating";
 import { procedure, router } from "../trpc/init";
-import { cartCheckoutMeta, cartMutationMeta, protectedReadMeta } from "./meta";
+import { cartCheckoutMeta, cartMutationMeta, protectedReadMeta, readMeta } from "./meta";
 
 const tags = ["Checkout"];
 const cartBase = "/locations/{locationId}/carts/{cartId}";
 
 export const checkoutRouter = router({
+  config: procedure
+    .meta(
+      readMeta({
+        method: "GET",
+        path: "/locations/{locationId}/payment-config",
+        tags,
+        summary: "How card payments are taken at this location",
+        description:
+          "Public. `processor` is `stripe` when the service is configured with a Stripe secret key, else `simulated` (an embedded processor that knows Stripe's test payment methods). `publishableKey` is set only when Stripe is the processor and STRIPE_PUBLISHABLE_KEY is configured: confirm the payment session's clientSecret with Stripe.js, then report the payment. When it is null, report the payment with a paymentMethodId and the service confirms it.",
+      }),
+    )
+    .input(z.object({ locationId: pathId }))
+    .output(paymentConfigSchema)
+    .query(({ ctx, input }) => getPaymentConfig(ctx, input.locationId)),
+
   paymentSession: procedure
     .meta(
       cartMutationMeta({

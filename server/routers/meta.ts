@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { cartCheckoutHeaders, cartWriteHeaders, etagResponseHeaders, writeHeaders } from "../schemas/common";
+import { cartCheckoutHeaders, cartWriteHeaders, customerReadHeaders, customerWriteHeaders, etagResponseHeaders, privateResponseHeaders, writeHeaders } from "../schemas/common";
 import type { StorefrontMeta } from "../trpc/init";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -44,5 +44,23 @@ export function cartCheckoutMeta(route: Route, responseHeaders: z.ZodObject, suc
   return {
     successStatus,
     openapi: { ...route, protect: true, requestHeaders: cartCheckoutHeaders, responseHeaders, errorResponses: [400, 401, 403, 404, 409, 429, 500, 503] },
+  };
+}
+
+/** A write whose only requirement is the Idempotency-Key (customer sign-in); answers are never cached. */
+export function anonymousWriteMeta(route: Route, errorResponses: number[]): StorefrontMeta {
+  return { openapi: { ...route, protect: false, requestHeaders: writeHeaders, responseHeaders: privateResponseHeaders, errorResponses } };
+}
+
+/** A read of the signed-in customer's data: bearer customer JWT. */
+export function customerReadMeta(route: Route, errorResponses: number[] = [400, 401, 403, 404, 429, 500, 503]): StorefrontMeta {
+  return { openapi: { ...route, protect: true, requestHeaders: customerReadHeaders, responseHeaders: privateResponseHeaders, errorResponses } };
+}
+
+/** A write by the signed-in customer: bearer customer JWT and Idempotency-Key. */
+export function customerWriteMeta(route: Route, errorResponses: number[], options: { successStatus?: number; responseHeaders?: z.ZodObject } = {}): StorefrontMeta {
+  return {
+    successStatus: options.successStatus ?? 200,
+    openapi: { ...route, protect: true, requestHeaders: customerWriteHeaders, responseHeaders: options.responseHeaders ?? privateResponseHeaders, errorResponses },
   };
 }

@@ -20,6 +20,21 @@ export const paymentSessionSchema = z
 
 export type PaymentSessionView = z.infer<typeof paymentSessionSchema>;
 
+export const paymentConfigSchema = z
+  .strictObject({
+    processor: z.enum(["simulated", "stripe"]).meta({ description: "Who confirms card payments: the embedded simulated processor, or Stripe." }),
+    publishableKey: z
+      .string()
+      .nullable()
+      .meta({
+        description:
+          "Stripe publishable key for Stripe.js and the Payment Element, or null: then confirm on the server by reporting the payment with a test paymentMethodId (pm_card_visa, pm_card_chargeDeclined, pm_card_authenticationRequired).",
+      }),
+  })
+  .meta({ id: "PaymentConfig" });
+
+export type PaymentConfigView = z.infer<typeof paymentConfigSchema>;
+
 export const orderResultStatuses = ["payment_pending", "order_pending", "completed", "failed"] as const;
 export type OrderResultStatus = (typeof orderResultStatuses)[number];
 

@@ -40,6 +40,12 @@ export const cartCheckoutHeaders = cartReadHeaders.extend({ "Idempotency-Key": i
 export const receiptTokenHeader = z.string().meta({ description: "Receipt capability: the receiptToken of the completed order result." });
 export const receiptReadHeaders = z.object({ "X-Receipt-Token": receiptTokenHeader.optional(), Authorization: authorizationHeader.optional() });
 
+/** Customer routes: the bearer token is the only credential. */
+export const customerReadHeaders = z.object({
+  Authorization: z.string().meta({ description: "Bearer <customer JWT>: the merchant-bound token from /customer/auth/verify-otp." }),
+});
+export const customerWriteHeaders = customerReadHeaders.extend({ "Idempotency-Key": idempotencyKeyHeader });
+
 export const privateResponseHeaders = z.object({ "Cache-Control": z.string().meta({ description: "private, no-store" }) });
 export const pollResponseHeaders = privateResponseHeaders.extend({
   "Retry-After": z.string().optional().meta({ description: "While the result is pending: seconds to wait before polling again (pollAfterMs, rounded up)." }),

@@ -28,45 +28,61 @@ export async function createOrderingSession(
   return runIdempotent(ctx, { operation: "orderingSession.create", input }, async (tx) => {
     const location = await findLocation(tx, input.locationId, { allowSlug: false });
     requireFulfilmentEnabled(location, input.fulfillmentMethod, "fulfillmentMethod");
-    const now = ctx.deps.now();
     const token = newCapability("ct");
-    const draft = {
-      lines: [] as CartLine[],
-      discount: null,
-      gratuity: null,
-      courierTipMinor: null,
-      fulfilmentMethod: input.fulfillmentMethod,
-      currency: location.currency,
-      deliveryQuote: null,
-    };
-    const [cart] = await tx
-      .insert(carts)
-      .values({
-        id: newId("cart"),
-        locationId: location.id,
-        merchantId: location.merchantId,
-        status: "OPEN",
-        revision: 0,
-        tokenHash: hashToken(token),
-        restaurantDisplayName: location.displayName,
-        statementDescriptor: location.merchant.statementDescriptor,
-        fulfillmentIdentifier: input.fulfillmentMethod,
-        marketplaceId: input.marketplaceId ?? null,
-        pickupType: "ASAP",
-        orderDate: "",
-        orderTime: "",
-        catalogRevision: location.catalogRevision,
-        policyRevision: location.policyRevision,
-        expiresAt: idleExpiry(ctx, now),
-        createdAt: now,
-        updatedAt: now,
-        ...draft,
-        ...repriceCart(draft, location, now),
-      })
-      .returning();
-    if (!cart) throw new Error("insert returned no cart");
-    return { body: { cart: toCartView(cart, now), cartAccessToken: token }, status: 201, headers: cartResponseHeaders(cart.revision) };
+    const cart = await insertCart(tx, ctx, location, input, { tokenHash: hashToken(token), customerId: null });
+    return { body: { cart: toCartView(cart, ctx.deps.now()), cartAccessToken: token }, status: 201, headers: cartResponseHeaders(cart.revision) };
   });
+}
+
+/**
+ * A new, empty, priced cart at the location, owned by a capability (guest) or by a customer. The
+ * caller has checked the location and the fulfilment method.
+ */
+export async function insertCart(
+  tx: Tx,
+  ctx: RequestContext,
+  location: LocationWithMerchant,
+  input: { fulfillmentMethod: FulfilmentMethod; marketplaceId?: string | undefined },
+  owner: { tokenHash: string; customerId: null } | { tokenHash: null; customerId: string },
+): Promise<CartRow> {
+  const now = ctx.deps.now();
+  const draft = {
+    lines: [] as CartLine[],
+    discount: null,
+    gratuity: null,
+    courierTipMinor: null,
+    fulfilmentMethod: input.fulfillmentMethod,
+    currency: location.currency,
+    deliveryQuote: null,
+  };
+  const [cart] = await tx
+    .insert(carts)
+    .values({
+      id: newId("cart"),
+      locationId: location.id,
+      merchantId: location.merchantId,
+      status: "OPEN",
+      revision: 0,
+      tokenHash: owner.tokenHash,
+      customerId: owner.customerId,
+      restaurantDisplayName: location.displayName,
+      statementDescriptor: location.merchant.statementDescriptor,
+      fulfillmentIdentifier: input.fulfillmentMethod,
+      marketplaceId: input.marketplaceId ?? null,
+      pickupType: "ASAP",
+      orderDate: "",
+      orderTime: "",
+      catalogRevision: location.catalogRevision,
+      policyRevision: location.policyRevision,
+      expiresAt: idleExpiry(ctx, now),
+      createdAt: now,
+      updatedAt: now,
+      ...draft,
+      ...repriceCart(draft, location, now),
+    })
+    .returning();
+  if (!cart) throw new Error("insert returned no cart");
+  return cart;
 }
 
 export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {

@@ -8,6 +8,7 @@ import { canonicalJson } from "../domain/fingerprint";
 import { AppError, validationError } from "../errors";
 import { deriveKey, hashToken, seal, unseal } from "../security/tokens";
 import type { RequestContext } from "../trpc/context";
+import { bearerClaims } from "./customers/principal";
 
 const KEY_PATTERN = /^[A-Za-z0-9._:-]{16,128}$/;
 
@@ -28,15 +29,20 @@ export function requireIdempotencyKey(ctx: RequestContext): string {
 }
 
 /**
- * Who the key belongs to. Keys are scoped to the credential that sent them (its hash, so nothing
- * usable is stored) or, for anonymous writes, to the client address: one caller can never replay
- * another caller's stored response.
+ * Who the key belongs to, in the order credentials are honoured (server/services/cart-access.ts):
+ * the cart capability (its hash, so nothing usable is stored), else the customer of a verified
+ * bearer token (every session of one customer shares the scope, and a retry after logout still
+ * replays the logout), else the hash of an unverifiable Authorization header, else for anonymous
+ * writes the client address. One caller can never replay another caller's stored response.
  */
-export function callerScope(ctx: RequestContext): string {
-  const bearer = ctx.header("authorization");
-  if (bearer) return `bearer:${hashToken(bearer)}`;
+export async function callerScope(ctx: RequestContext): Promise<string> {
   const cartToken = ctx.header("x-cart-token");
   if (cartToken) return `cart:${hashToken(cartToken)}`;
+  const bearer = ctx.header("authorization");
+  if (bearer) {
+    const claims = await bearerClaims(ctx);
+    return claims ? `customer:${claims.sub}` : `bearer:${hashToken(bearer)}`;
+  }
   return `ip:${ctx.clientIp}`;
 }
 
@@ -69,7 +75,7 @@ export async function runIdempotent<T>(
   execute: (tx: Tx) => Promise<Outcome<T>>,
 ): Promise<T> {
   const key = requireIdempotencyKey(ctx);
-  const scope = callerScope(ctx);
+  const scope = await callerScope(ctx);
   const requestFingerprint = requestFingerprintOf(ctx, request);
   const { env, database, now } = ctx.deps;
 
@@ -135,7 +141,7 @@ function requestFingerprintOf(ctx: RequestContext, request: { operation: string;
  */
 export async function replayStoredOutcome<T>(ctx: RequestContext, request: { operation: string; input: unknown }): Promise<{ body: T } | undefined> {
   const key = requireIdempotencyKey(ctx);
-  const scope = callerScope(ctx);
+  const scope = await callerScope(ctx);
   const { database, env, now } = ctx.deps;
   const [existing] = await database.db
     .select()

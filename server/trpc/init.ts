@@ -1,5 +1,7 @@
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
+import { findUnstorableText } from "../domain/text";
+import { validationError } from "../errors";
 import { toAppError } from "../errors-map";
 import type { RequestContext } from "./context";
 
@@ -34,6 +36,16 @@ const t = initTRPC
     },
   });
 
+/**
+ * Refuses text that Postgres cannot store as sent (NUL, unpaired surrogates) anywhere in the raw
+ * input, path and query parameters included, before any procedure parses or stores it.
+ */
+const rejectUnstorableText = t.middleware(async ({ getRawInput, next }) => {
+  const issue = findUnstorableText(await getRawInput());
+  if (issue) throw validationError("Text in the request must be valid Unicode without NUL characters", [issue]);
+  return next();
+});
+
 export const router = t.router;
-export const procedure = t.procedure;
+export const procedure = t.procedure.use(rejectUnstorableText);
 export const createCallerFactory = t.createCallerFactory;

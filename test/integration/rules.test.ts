@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appRouter } from "../../server/routers";
-import { createTestApp, HARBOR, idemKey, startCart, type TestApp, type TestResponse } from "../harness";
+import { bearer, signIn } from "../customer-helpers";
+import { cartCredential, createTestApp, DUNE, HARBOR, idemKey, startCart, type TestApp, type TestResponse } from "../harness";
 import { loadFixtures, prepareCart, routeCases, send, validHeaders, type RouteCase } from "../routes";
 
 let app: TestApp;
@@ -12,7 +13,9 @@ afterAll(async () => {
   await app.close();
 });
 
-const writes = routeCases.filter((route) => route.kind === "write" || route.kind === "cartMutation" || route.kind === "cartWrite");
+const writes = routeCases.filter((route) => route.kind === "write" || route.kind === "cartMutation" || route.kind === "cartWrite" || route.kind === "customerWrite");
+const customerRoutes = routeCases.filter((route) => route.kind === "customerRead" || route.kind === "customerWrite");
+const withPathParameters = routeCases.filter((route) => !route.noPathParameters);
 const cartRoutes = routeCases.filter((route) => route.kind === "cartRead" || route.kind === "cartMutation" || route.kind === "cartWrite");
 const receiptRoutes = routeCases.filter((route) => route.kind === "receiptRead");
 const mutations = routeCases.filter((route) => route.kind === "cartMutation");
@@ -49,15 +52,6 @@ describe.each(routeCases)("$name", (route: RouteCase) => {
     expect(Number(response.headers.get("x-ratelimit-reset"))).toBeLessThan(Date.now() / 1000 + 3600);
   });
 
-  it("answers an invalid path parameter with 400 VALIDATION_ERROR naming the field", async () => {
-    const cart = await prepareCart(app, route);
-    const tooLong = "x".repeat(129);
-    const path = route.invalidPath?.(cart) ?? route.path(cart).replace(/loc_harbor_kitchen_downtown|harbor-kitchen-downtown|loc_dune_grill_marina/, tooLong);
-    const response = await app.call(route.method, path, { headers: validHeaders(route, cart), body: route.body?.(cart) });
-    const body = expectEnvelope(response, 400, "VALIDATION_ERROR");
-    expect(JSON.stringify(body.details)).toMatch(route.invalidParam ?? /location/);
-  });
-
   it("refuses a credential in the query string with 400 and does not honour it", async () => {
     const cart = await prepareCart(app, route);
     const separator = route.path(cart).includes("?") ? "&" : "?";
@@ -77,13 +71,24 @@ describe.each(routeCases)("$name", (route: RouteCase) => {
   });
 });
 
+describe.each(withPathParameters)("path parameters: $name", (route) => {
+  it("answers an invalid path parameter with 400 VALIDATION_ERROR naming the field", async () => {
+    const cart = await prepareCart(app, route);
+    const tooLong = "x".repeat(129);
+    const path = route.invalidPath?.(cart) ?? route.path(cart).replace(/loc_harbor_kitchen_downtown|harbor-kitchen-downtown|loc_dune_grill_marina/, tooLong);
+    const response = await app.call(route.method, path, { headers: validHeaders(route, cart), body: route.body?.(cart) });
+    const body = expectEnvelope(response, 400, "VALIDATION_ERROR");
+    expect(JSON.stringify(body.details)).toMatch(route.invalidParam ?? /location/);
+  });
+});
+
 describe.each(writes)("write: $name", (route) => {
   it("needs an Idempotency-Key (400 IDEMPOTENCY_KEY_REQUIRED) and changes nothing without one", async () => {
     const cart = await prepareCart(app, route);
     const headers = validHeaders(route, cart);
     delete headers["Idempotency-Key"];
     expectEnvelope(await send(app, route, cart, headers), 400, "IDEMPOTENCY_KEY_REQUIRED");
-    const after = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } });
+    const after = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) });
     expect(after.headers.get("etag")).toBe(cart.etag);
   });
 
@@ -105,7 +110,7 @@ describe.each(writes)("write: $name", (route) => {
     expect(retry.headers.get("etag")).toBe(first.headers.get("etag"));
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
     if (route.kind === "cartMutation") {
-      const after = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } });
+      const after = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) });
       expect(after.headers.get("etag")).toBe(first.headers.get("etag"));
     }
   });
@@ -134,7 +139,7 @@ describe.each(mutations)("cart mutation: $name", (route) => {
     for (const bad of ['"cart-01"', "cart-1", '"cart--1"', "*"]) {
       expectEnvelope(await send(app, route, cart, { ...validHeaders(route, cart), "If-Match": bad }), 400, "VALIDATION_ERROR");
     }
-    const after = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } });
+    const after = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) });
     expect(after.headers.get("etag")).toBe(cart.etag);
   });
 
@@ -152,7 +157,7 @@ describe.each(mutations)("cart mutation: $name", (route) => {
     expect(response.status, response.text).toBe(200);
     const revision =
       route.returnsCart === false
-        ? ((await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } })).body as { revision: number }).revision
+        ? ((await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) })).body as { revision: number }).revision
         : (response.body as { revision: number }).revision;
     expect(response.headers.get("etag")).toBe(`"cart-${revision}"`);
     expect(response.headers.get("etag")).not.toBe(cart.etag);
@@ -194,6 +199,55 @@ describe.each(receiptRoutes)("receipt credential: $name", (route) => {
     expectEnvelope(await send(app, route, cart, { "X-Receipt-Token": cart.token }), 401, "UNAUTHORIZED");
     expectEnvelope(await send(app, route, cart, { "X-Receipt-Token": other.receiptToken }), 403, "FORBIDDEN");
     expectEnvelope(await send(app, route, { ...cart, receiptId: "rcpt_does_not_exist" }, validHeaders(route, cart)), 404, "NOT_FOUND");
+  });
+});
+
+/** Header values that are not a live customer token of this service. */
+function invalidBearers(cart: { token: string; receiptToken: string }): string[] {
+  const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const algNone = `${segment({ alg: "none", typ: "JWT" })}.${segment({ sub: "cust_x", mid: "mer_x", sid: "ses_x", aud: "storefront:customer", exp: 9999999999 })}.`;
+  return ["Bearer garbage", `Bearer ${algNone}`, `Bearer ${cart.token || "ct_not-a-real-token"}`, `Bearer ${cart.receiptToken || "rt_not-a-real-token"}`, "Basic dXNlcjpwYXNzd29yZA==", "Bearer"];
+}
+
+describe.each(customerRoutes)("customer credential: $name", (route) => {
+  it("is 401 without a token, with a malformed, alg:none or other-kind token, and after logout; another merchant's customer gets 403 on merchant-scoped routes and never this customer's data", async () => {
+    const cart = await prepareCart(app, route);
+    const customer = cart.customer;
+    if (!customer) throw new Error("customer routes prepare a signed-in customer");
+    const headers = validHeaders(route, cart);
+    const { Authorization: _own, ...withoutToken } = headers;
+    expectEnvelope(await send(app, route, cart, withoutToken), 401, "UNAUTHORIZED");
+    for (const value of invalidBearers(cart)) {
+      expectEnvelope(await send(app, route, cart, { ...withoutToken, Authorization: value }), 401, "UNAUTHORIZED");
+    }
+    const dune = await signIn(app, DUNE.merchantSlug);
+    const foreign = await send(app, route, cart, { ...withoutToken, ...bearer(dune.token), ...(route.kind === "customerWrite" ? { "Idempotency-Key": idemKey() } : {}) });
+    if (route.merchantScoped) expectEnvelope(foreign, 403, "FORBIDDEN");
+    expect(foreign.text).not.toContain(customer.id);
+    expect(foreign.text).not.toContain(customer.email);
+
+    const loggedOut = await app.call("DELETE", "/customer/logout", { headers: { ...bearer(customer.token), "Idempotency-Key": idemKey() } });
+    expect(loggedOut.status, loggedOut.text).toBe(200);
+    expectEnvelope(await send(app, route, cart, { ...withoutToken, ...bearer(customer.token), ...(route.kind === "customerWrite" ? { "Idempotency-Key": idemKey() } : {}) }), 401, "UNAUTHORIZED");
+  });
+});
+
+describe.each([...cartRoutes, ...receiptRoutes])("customer JWT on cart and receipt route: $name", (route) => {
+  it("works with the owner's token; 401 for invalid tokens, 403 for another customer of the merchant and for another merchant's customer", async () => {
+    const cart = await prepareCart(app, route, { owner: "customer" });
+    const headers = validHeaders(route, cart);
+    expect(headers.Authorization).toBe(`Bearer ${cart.bearer ?? ""}`);
+    const { Authorization: _own, ...withoutToken } = headers;
+    expectEnvelope(await send(app, route, cart, withoutToken), 401, "UNAUTHORIZED");
+    for (const value of invalidBearers(cart)) {
+      expectEnvelope(await send(app, route, cart, { ...withoutToken, Authorization: value }), 401, "UNAUTHORIZED");
+    }
+    const neighbour = await signIn(app, HARBOR.merchantSlug);
+    expectEnvelope(await send(app, route, cart, { ...withoutToken, ...bearer(neighbour.token) }), 403, "FORBIDDEN");
+    const dune = await signIn(app, DUNE.merchantSlug);
+    expectEnvelope(await send(app, route, cart, { ...withoutToken, ...bearer(dune.token) }), 403, "FORBIDDEN");
+    const owner = await send(app, route, cart, headers);
+    expect(owner.status, owner.text).toBe(route.successStatus ?? 200);
   });
 });
 

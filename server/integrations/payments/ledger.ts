@@ -7,7 +7,7 @@ import { canonicalJson } from "../../domain/fingerprint";
  * same key, different request: an error). It backs the simulated processor (the embedded default)
  * and the local HTTP fake the Stripe implementation is tested against, so both answer alike.
  */
-export type LedgerCard = { brand: string; last4: string };
+export type LedgerCard = { brand: string; last4: string; exp_month: number; exp_year: number };
 
 export type LedgerIntent = {
   id: string;
@@ -21,6 +21,9 @@ export type LedgerIntent = {
   client_secret: string;
   description: string | null;
   metadata: Record<string, string>;
+  /** The processor customer the intent is for; with setup_future_usage its card is saved to that customer. */
+  customer: string | null;
+  setup_future_usage: "on_session" | "off_session" | null;
   payment_method: { id: string; object: "payment_method"; type: "card"; card: LedgerCard } | null;
   last_payment_error: { type: string; code: string; decline_code?: string; message: string } | null;
   created: number;
@@ -36,6 +39,11 @@ export type LedgerErrorBody = {
   payment_intent?: LedgerIntent;
 };
 
+export type LedgerCustomer = { id: string; object: "customer"; email: string | null; metadata: Record<string, string>; created: number };
+
+/** A card saved for reuse: attached to a customer until detached. */
+export type LedgerPaymentMethod = { id: string; object: "payment_method"; type: "card"; card: LedgerCard; customer: string | null; created: number };
+
 export class LedgerError extends Error {
   readonly status: number;
   readonly body: LedgerErrorBody;
@@ -50,26 +58,39 @@ export class LedgerError extends Error {
 
 type TestMethod = { card: LedgerCard } & ({ outcome: "authorized" } | { outcome: "declined"; declineCode: string } | { outcome: "authentication_required" });
 
+/** Stripe's test cards take any future expiry; this one is fixed so saved cards read the same everywhere. */
+const TEST_CARD_EXP_YEAR = 2034;
+
 /** Stripe's test payment methods (https://docs.stripe.com/testing), the ones this service documents. */
 export const TEST_PAYMENT_METHODS: Record<string, TestMethod> = {
-  pm_card_visa: { card: { brand: "visa", last4: "4242" }, outcome: "authorized" },
-  pm_card_mastercard: { card: { brand: "mastercard", last4: "4444" }, outcome: "authorized" },
-  pm_card_amex: { card: { brand: "amex", last4: "8431" }, outcome: "authorized" },
-  pm_card_chargeDeclined: { card: { brand: "visa", last4: "0002" }, outcome: "declined", declineCode: "generic_decline" },
-  pm_card_chargeDeclinedInsufficientFunds: { card: { brand: "visa", last4: "9995" }, outcome: "declined", declineCode: "insufficient_funds" },
-  pm_card_authenticationRequired: { card: { brand: "visa", last4: "3184" }, outcome: "authentication_required" },
+  pm_card_visa: { card: { brand: "visa", last4: "4242", exp_month: 12, exp_year: TEST_CARD_EXP_YEAR }, outcome: "authorized" },
+  pm_card_mastercard: { card: { brand: "mastercard", last4: "4444", exp_month: 12, exp_year: TEST_CARD_EXP_YEAR }, outcome: "authorized" },
+  pm_card_amex: { card: { brand: "amex", last4: "8431", exp_month: 12, exp_year: TEST_CARD_EXP_YEAR }, outcome: "authorized" },
+  pm_card_chargeDeclined: { card: { brand: "visa", last4: "0002", exp_month: 12, exp_year: TEST_CARD_EXP_YEAR }, outcome: "declined", declineCode: "generic_decline" },
+  pm_card_chargeDeclinedInsufficientFunds: { card: { brand: "visa", last4: "9995", exp_month: 12, exp_year: TEST_CARD_EXP_YEAR }, outcome: "declined", declineCode: "insufficient_funds" },
+  pm_card_authenticationRequired: { card: { brand: "visa", last4: "3184", exp_month: 12, exp_year: TEST_CARD_EXP_YEAR }, outcome: "authentication_required" },
 };
 
 const AMENDABLE = new Set<LedgerIntent["status"]>(["requires_payment_method", "requires_confirmation", "requires_action"]);
 const CANCELABLE = new Set<LedgerIntent["status"]>(["requires_payment_method", "requires_confirmation", "requires_action", "requires_capture", "processing"]);
 
-export type CreateParams = { amount: number; currency: string; metadata?: Record<string, string>; description?: string; capture_method?: "automatic" | "manual" };
+export type CreateParams = {
+  amount: number;
+  currency: string;
+  metadata?: Record<string, string>;
+  description?: string;
+  capture_method?: "automatic" | "manual";
+  customer?: string;
+  setup_future_usage?: "on_session" | "off_session";
+};
 export type UpdateParams = { amount?: number; currency?: string; metadata?: Record<string, string>; description?: string };
 
-type Outcome = { ok: true; intent: LedgerIntent } | { ok: false; error: LedgerError };
+type Outcome = { ok: true; value: unknown } | { ok: false; error: LedgerError };
 
 export class PaymentIntentLedger {
   private readonly intents = new Map<string, LedgerIntent>();
+  private readonly customers = new Map<string, LedgerCustomer>();
+  private readonly paymentMethods = new Map<string, LedgerPaymentMethod>();
   private readonly replies = new Map<string, { request: string; outcome: Outcome }>();
   /** Money actually moved: captures (and automatic-capture confirmations), per intent. */
   readonly charges: { intentId: string; amount: number; currency: string }[] = [];
@@ -87,6 +108,8 @@ export class PaymentIntentLedger {
   create(params: CreateParams, idempotencyKey: string | undefined): LedgerIntent {
     return this.idempotent(idempotencyKey, { op: "create", params }, () => {
       if (!Number.isSafeInteger(params.amount) || params.amount < 1) throw invalid("amount", "Amount must be a positive integer in the smallest currency unit.");
+      if (params.customer !== undefined && !this.customers.has(params.customer)) throw invalid("customer", `No such customer: '${params.customer}'`, "resource_missing");
+      if (params.setup_future_usage !== undefined && params.customer === undefined) throw invalid("setup_future_usage", "setup_future_usage requires a customer.");
       const id = `pi_${randomBytes(12).toString("hex")}`;
       const intent: LedgerIntent = {
         id,
@@ -100,6 +123,8 @@ export class PaymentIntentLedger {
         client_secret: `${id}_secret_${randomBytes(12).toString("hex")}`,
         description: params.description ?? null,
         metadata: { ...params.metadata },
+        customer: params.customer ?? null,
+        setup_future_usage: params.setup_future_usage ?? null,
         payment_method: null,
         last_payment_error: null,
         created: Math.floor(this.clock().getTime() / 1000),
@@ -162,6 +187,10 @@ export class PaymentIntentLedger {
       } else {
         this.settleCharge(intent);
       }
+      // Like Stripe: an authorized card of an intent for a customer, meant for future use, is saved to that customer.
+      if (intent.customer && intent.setup_future_usage) {
+        this.paymentMethods.set(intent.payment_method.id, { ...intent.payment_method, card: { ...method.card }, customer: intent.customer, created: Math.floor(this.clock().getTime() / 1000) });
+      }
       return intent;
     });
   }
@@ -185,6 +214,60 @@ export class PaymentIntentLedger {
     });
   }
 
+  createCustomer(params: { email?: string; metadata?: Record<string, string> }, idempotencyKey: string | undefined): LedgerCustomer {
+    return this.idempotent(idempotencyKey, { op: "createCustomer", params }, () => {
+      const customer: LedgerCustomer = {
+        id: `cus_${randomBytes(7).toString("hex")}`,
+        object: "customer",
+        email: params.email ?? null,
+        metadata: { ...params.metadata },
+        created: Math.floor(this.clock().getTime() / 1000),
+      };
+      this.customers.set(customer.id, customer);
+      return customer;
+    });
+  }
+
+  /** The customer with this id, created if missing (the simulated processor's stable ids survive a restart this way). */
+  upsertCustomer(id: string): LedgerCustomer {
+    let customer = this.customers.get(id);
+    if (!customer) {
+      customer = { id, object: "customer", email: null, metadata: {}, created: Math.floor(this.clock().getTime() / 1000) };
+      this.customers.set(id, customer);
+    }
+    return structuredClone(customer);
+  }
+
+  /** The customer's saved cards, newest first. */
+  listPaymentMethods(customer: string): LedgerPaymentMethod[] {
+    if (!this.customers.has(customer)) throw invalid("customer", `No such customer: '${customer}'`, "resource_missing");
+    return [...this.paymentMethods.values()]
+      .filter((method) => method.customer === customer)
+      .sort((a, b) => b.created - a.created)
+      .map((method) => structuredClone(method));
+  }
+
+  paymentMethodOrNull(id: string): LedgerPaymentMethod | null {
+    const method = this.paymentMethods.get(id);
+    return method ? structuredClone(method) : null;
+  }
+
+  retrievePaymentMethod(id: string): LedgerPaymentMethod {
+    const method = this.paymentMethods.get(id);
+    if (!method) throw new LedgerError(404, { type: "invalid_request_error", code: "resource_missing", param: "payment_method", message: `No such PaymentMethod: '${id}'` });
+    return structuredClone(method);
+  }
+
+  detachPaymentMethod(id: string): LedgerPaymentMethod {
+    const method = this.paymentMethods.get(id);
+    if (!method) throw new LedgerError(404, { type: "invalid_request_error", code: "resource_missing", param: "payment_method", message: `No such PaymentMethod: '${id}'` });
+    if (method.customer === null) {
+      throw invalid("payment_method", "The payment method you provided is not attached to a customer so detachment is impossible.", "payment_method_unexpected_state");
+    }
+    method.customer = null;
+    return structuredClone(method);
+  }
+
   private settleCharge(intent: LedgerIntent): void {
     intent.status = "succeeded";
     intent.amount_received = intent.amount;
@@ -202,7 +285,7 @@ export class PaymentIntentLedger {
    * Stripe's idempotency: the first result under a key (success or card decline) is stored and
    * replayed to every retry of the same request; a different request under the key is refused.
    */
-  private idempotent(key: string | undefined, request: unknown, run: () => LedgerIntent): LedgerIntent {
+  private idempotent<T>(key: string | undefined, request: unknown, run: () => T): T {
     const signature = createHash("sha256").update(canonicalJson(request)).digest("hex");
     if (key !== undefined) {
       const stored = this.replies.get(key);
@@ -214,12 +297,12 @@ export class PaymentIntentLedger {
           });
         }
         if (!stored.outcome.ok) throw stored.outcome.error;
-        return structuredClone(stored.outcome.intent);
+        return structuredClone(stored.outcome.value as T);
       }
     }
     let outcome: Outcome;
     try {
-      outcome = { ok: true, intent: structuredClone(run()) };
+      outcome = { ok: true, value: structuredClone(run()) };
     } catch (error) {
       // Like Stripe, a request refused before it ran (validation, state) stores nothing; a decline is a result.
       if (!(error instanceof LedgerError) || error.status !== 402) throw error;
@@ -227,7 +310,7 @@ export class PaymentIntentLedger {
     }
     if (key !== undefined) this.replies.set(key, { request: signature, outcome });
     if (!outcome.ok) throw outcome.error;
-    return structuredClone(outcome.intent);
+    return structuredClone(outcome.value as T);
   }
 }
 

@@ -12,6 +12,19 @@ import { PaymentProcessorError, type PaymentProcessor, type ProcessorIntent } fr
 export function createSimulatedProcessor(options: { webhookSecret: string; ledger?: PaymentIntentLedger }): PaymentProcessor & { ledger: PaymentIntentLedger } {
   const ledger = options.ledger ?? new PaymentIntentLedger();
 
+  /** The ledger's errors as the processor errors the service understands (the same mapping as Stripe's). */
+  function settle<T>(operation: () => T): Promise<T> {
+    try {
+      return Promise.resolve(operation());
+    } catch (error) {
+      if (error instanceof LedgerError) {
+        const kind = error.status === 404 ? "not_found" : error.body.type === "idempotency_error" ? "rejected" : "invalid_request";
+        return Promise.reject(new PaymentProcessorError(kind, error.message, { cause: error }));
+      }
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
   function run(operation: () => LedgerIntent): Promise<ProcessorIntent> {
     try {
       return Promise.resolve(toProcessorIntent(operation()));
@@ -35,7 +48,14 @@ export function createSimulatedProcessor(options: { webhookSecret: string; ledge
       run(() =>
         intentId === null
           ? ledger.create(
-              { amount: terms.amountMinor, currency: terms.currency, metadata: terms.metadata, description: terms.description, capture_method: "manual" },
+              {
+                amount: terms.amountMinor,
+                currency: terms.currency,
+                metadata: terms.metadata,
+                description: terms.description,
+                capture_method: "manual",
+                ...(terms.processorCustomerId ? { customer: terms.processorCustomerId, setup_future_usage: "on_session" as const } : {}),
+              },
               idempotencyKey,
             )
           : ledger.update(intentId, { amount: terms.amountMinor, currency: terms.currency, metadata: terms.metadata, description: terms.description }, idempotencyKey),
@@ -45,5 +65,26 @@ export function createSimulatedProcessor(options: { webhookSecret: string; ledge
     captureIntent: ({ intentId, idempotencyKey }) => run(() => ledger.capture(intentId, idempotencyKey)),
     cancelIntent: ({ intentId, idempotencyKey }) => run(() => ledger.cancel(intentId, idempotencyKey)),
     parseWebhookEvent: (rawBody, signature, receivedAt) => verifyStripeWebhook(rawBody, signature, options.webhookSecret, receivedAt),
+    cards: {
+      // A stable id per customer of ours: after a restart the (in-memory) customer is simply recreated.
+      ensureCustomer: ({ customerId }) => settle(() => ledger.upsertCustomer(`cus_sim_${customerId}`).id),
+      listCards: (processorCustomerId) =>
+        settle(() =>
+          ledger.listPaymentMethods(processorCustomerId).map((method) => ({
+            id: method.id,
+            brand: method.card.brand,
+            last4: method.card.last4,
+            expMonth: method.card.exp_month,
+            expYear: method.card.exp_year,
+          })),
+        ),
+      detachCard: ({ processorCustomerId, paymentMethodId }) =>
+        settle(() => {
+          const method = ledger.paymentMethodOrNull(paymentMethodId);
+          if (method?.customer !== processorCustomerId) return false;
+          ledger.detachPaymentMethod(paymentMethodId);
+          return true;
+        }),
+    },
   };
 }

@@ -57,6 +57,7 @@ export function createStripeProcessor(options: StripeProcessorOptions): PaymentP
                 description: terms.description,
                 capture_method: "manual",
                 allowed_payment_method_types: ["card"],
+                ...(terms.processorCustomerId ? { customer: terms.processorCustomerId, setup_future_usage: "on_session" as const } : {}),
                 expand,
               },
               { idempotencyKey },
@@ -73,7 +74,41 @@ export function createStripeProcessor(options: StripeProcessorOptions): PaymentP
     captureIntent: ({ intentId, idempotencyKey }) => call(() => client.paymentIntents.capture(intentId, { expand }, { idempotencyKey })),
     cancelIntent: ({ intentId, idempotencyKey }) => call(() => client.paymentIntents.cancel(intentId, { expand }, { idempotencyKey })),
     parseWebhookEvent: (rawBody, signature, receivedAt) => verifyStripeWebhook(rawBody, signature, options.webhookSecret, receivedAt),
+    cards: {
+      ensureCustomer: async ({ customerId, email, known, idempotencyKey }) => {
+        if (known) return known;
+        const created = await translated(() => client.customers.create({ ...(email ? { email } : {}), metadata: { customerId } }, { idempotencyKey }));
+        return created.id;
+      },
+      listCards: async (processorCustomerId) => {
+        const page = await translated(() => client.paymentMethods.list({ customer: processorCustomerId, type: "card", limit: 100 }));
+        return page.data.flatMap((method) =>
+          method.card ? [{ id: method.id, brand: method.card.brand, last4: method.card.last4, expMonth: method.card.exp_month, expYear: method.card.exp_year }] : [],
+        );
+      },
+      detachCard: async ({ processorCustomerId, paymentMethodId }) => {
+        let method: Stripe.PaymentMethod;
+        try {
+          method = await translated(() => client.paymentMethods.retrieve(paymentMethodId));
+        } catch (error) {
+          if (error instanceof PaymentProcessorError && (error.kind === "not_found" || error.kind === "invalid_request")) return false;
+          throw error;
+        }
+        const owner = typeof method.customer === "string" ? method.customer : method.customer?.id;
+        if (owner !== processorCustomerId) return false;
+        await translated(() => client.paymentMethods.detach(paymentMethodId, {}, { idempotencyKey: `${paymentMethodId}:detach` }));
+        return true;
+      },
+    },
   };
+}
+
+async function translated<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await operation();
+  } catch (error) {
+    throw translate(error);
+  }
 }
 
 function translate(error: unknown): unknown {

@@ -32,6 +32,24 @@ export class WebhookSignatureError extends Error {
 /** The part of a verified webhook event the service acts on; the intent itself is re-read from the processor. */
 export type WebhookEvent = { id: string; type: string; intentId: string | null };
 
+/** A card saved at the processor for one of its customers: what may be shown, never more. */
+export type SavedCard = { id: string; brand: string; last4: string; expMonth: number; expYear: number };
+
+/**
+ * The processor's customers and their saved cards. Cards are saved by paying while signed in (the
+ * intent carries IntentTerms.processorCustomerId).
+ */
+export interface CardVault {
+  /**
+   * The processor's customer for one of ours: `known` when one was recorded earlier, else created
+   * (with the caller's idempotency key, so a retry after a crash finds the same one).
+   */
+  ensureCustomer(request: { customerId: string; email: string | null; known: string | null; idempotencyKey: string }): Promise<string>;
+  listCards(processorCustomerId: string): Promise<SavedCard[]>;
+  /** Removes the card from the customer; false when it is not one of this customer's cards. */
+  detachCard(request: { processorCustomerId: string; paymentMethodId: string }): Promise<boolean>;
+}
+
 /**
  * A card processor holding PaymentIntents with manual capture: the customer's confirmation only
  * authorizes, and the service captures after checking the authorization against the locked cart.
@@ -49,4 +67,5 @@ export interface PaymentProcessor {
   cancelIntent(request: { intentId: string; idempotencyKey: string }): Promise<ProcessorIntent>;
   /** Verifies the signature over the raw body (throws WebhookSignatureError) and extracts the event. */
   parseWebhookEvent(rawBody: string, signature: string | null, receivedAt: Date): WebhookEvent;
+  readonly cards: CardVault;
 }

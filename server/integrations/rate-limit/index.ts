@@ -6,7 +6,7 @@ import { createRedisRateLimiter } from "./upstash";
 export type { RateLimiter, RateLimitDecision } from "./types";
 
 export function rateLimitPolicy(env: Env): RateLimitPolicy {
-  return { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS, timeoutMs: env.RATE_LIMIT_TIMEOUT_MS };
+  return { max: env.RATE_LIMIT_MAX, windowSeconds: env.RATE_LIMIT_WINDOW_SECONDS, timeoutMs: env.RATE_LIMIT_TIMEOUT_MS, prefix: env.RATE_LIMIT_PREFIX };
 }
 
 /** Upstash when configured, else plain Redis (REDIS_URL), else the in-process window. */

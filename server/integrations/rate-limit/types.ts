@@ -13,4 +13,10 @@ export interface RateLimiter {
   close?(): Promise<void>;
 }
 
-export type RateLimitPolicy = { max: number; windowSeconds: number; timeoutMs: number };
+export type RateLimitPolicy = {
+  max: number;
+  windowSeconds: number;
+  timeoutMs: number;
+  /** Key prefix in a shared Redis (RATE_LIMIT_PREFIX); the in-process limiter needs none. */
+  prefix?: string;
+};

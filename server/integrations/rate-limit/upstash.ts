@@ -16,7 +16,7 @@ export function createRedisRateLimiter(name: string, redis: ScriptRunner, policy
     // Ratelimit types its client as @upstash/redis, but only ever calls evalsha/eval on it.
     redis: redis as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"],
     limiter: Ratelimit.fixedWindow(policy.max, `${policy.windowSeconds} s`),
-    prefix: "storefront:ratelimit",
+    prefix: policy.prefix ?? "storefront:ratelimit",
     analytics: false,
     timeout: policy.timeoutMs,
     ephemeralCache: false,

@@ -1,6 +1,7 @@
 import type { Tx } from "../../../db/client";
 import type { orders } from "../../../db/schema";
 import type { AppDeps } from "../../app/deps";
+import { awardLoyaltyPoints } from "../customers/loyalty";
 
 export type PlacedOrder = typeof orders.$inferSelect;
 
@@ -12,4 +13,4 @@ export type PlacedOrder = typeof orders.$inferSelect;
 export type OrderCompletedHook = (tx: Tx, order: PlacedOrder, deps: AppDeps) => Promise<void>;
 
 /** The one list of order-completion side effects; later features add their hook here. */
-export const orderCompletedHooks: readonly OrderCompletedHook[] = [];
+export const orderCompletedHooks: readonly OrderCompletedHook[] = [awardLoyaltyPoints];

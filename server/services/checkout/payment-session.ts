@@ -8,6 +8,7 @@ import type { RequestContext } from "../../trpc/context";
 import { cartResponseHeaders, conflict, loadAuthorizedCart, requireIfMatch, type CartRow } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import { idleExpiry, type CartIds } from "../carts";
+import { processorCustomerOf } from "../customers/processor-customer";
 import { replayStoredOutcome, runIdempotent } from "../idempotency";
 import { findLocation, type LocationWithMerchant } from "../locations";
 import { reconcileIntent } from "./intent-session";
@@ -38,7 +39,10 @@ export async function createPaymentSession(ctx: RequestContext, ids: CartIds): P
     return { cart, terms: payableTerms(cart, location, now) };
   });
 
-  const intent = await reconcileIntent(ctx.deps, cart.id, terms);
+  // A signed-in customer's card is saved to their processor customer for next time.
+  const processorCustomerId = cart.customerId ? await processorCustomerOf(ctx.deps, cart.customerId) : undefined;
+  const intentTerms = processorCustomerId ? { ...terms, processorCustomerId } : terms;
+  const intent = await reconcileIntent(ctx.deps, cart.id, intentTerms);
 
   return runIdempotent(ctx, request, async (tx) => {
     const now = ctx.deps.now();

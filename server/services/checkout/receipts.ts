@@ -6,29 +6,33 @@ import { AppError, notFound } from "../../errors";
 import { receiptTotalNames, type ReceiptView } from "../../schemas/checkout";
 import { hashToken, sameHash } from "../../security/tokens";
 import type { RequestContext } from "../../trpc/context";
+import { authenticateCustomer, requireSameMerchant, type CustomerPrincipal } from "../customers/principal";
 
 type ReceiptRow = typeof receipts.$inferSelect;
 type OrderRow = typeof orders.$inferSelect;
 
-/**
- * Who is asking for a receipt. Today only the receipt capability; the customer JWT (a later issue)
- * becomes another principal kind here and another branch of `authorizeReceipt`.
- */
-type ReceiptPrincipal = { kind: "receiptCapability"; tokenHash: string } | { kind: "bearer" };
+/** Who is asking for a receipt: the receipt capability when sent, else the signed-in customer. */
+type ReceiptPrincipal = { kind: "receiptCapability"; tokenHash: string } | { kind: "customer"; customer: CustomerPrincipal };
 
-function receiptPrincipal(ctx: RequestContext): ReceiptPrincipal | undefined {
+async function receiptPrincipal(ctx: RequestContext): Promise<ReceiptPrincipal | undefined> {
   const token = ctx.header("x-receipt-token");
   if (token) return { kind: "receiptCapability", tokenHash: hashToken(token) };
-  if (ctx.header("authorization")) return { kind: "bearer" };
+  if (ctx.header("authorization")) return { kind: "customer", customer: await authenticateCustomer(ctx) };
   return undefined;
 }
 
 /**
- * Same order of checks as carts: no credential 401; unknown receipt 404; the capability of another
- * receipt 403; anything else 401. A capability opens its one receipt and nothing else.
+ * Same order of checks as carts: no credential 401; an invalid customer session 401 (before the
+ * lookup); unknown receipt 404; the capability of another receipt 403; anything else 401. A
+ * capability opens its one receipt and nothing else; a customer opens the receipts of their own
+ * orders (another customer's, a guest's or another merchant's: 403).
  */
-async function authorizeReceipt(db: Executor, principal: ReceiptPrincipal, receipt: ReceiptRow): Promise<void> {
-  if (principal.kind === "bearer") throw new AppError("UNAUTHORIZED", "The bearer token is not valid for this receipt");
+async function authorizeReceipt(db: Executor, principal: ReceiptPrincipal, receipt: ReceiptRow, order: OrderRow): Promise<void> {
+  if (principal.kind === "customer") {
+    requireSameMerchant(principal.customer, order.merchantId);
+    if (order.customerId !== principal.customer.customerId) throw new AppError("FORBIDDEN", "This receipt belongs to someone else");
+    return;
+  }
   if (receipt.tokenHash && sameHash(principal.tokenHash, receipt.tokenHash)) return;
   const [other] = await db.select({ id: receipts.id }).from(receipts).where(eq(receipts.tokenHash, principal.tokenHash)).limit(1);
   if (other) throw new AppError("FORBIDDEN", "This receipt token belongs to a different receipt");
@@ -37,7 +41,7 @@ async function authorizeReceipt(db: Executor, principal: ReceiptPrincipal, recei
 
 /** GET /receipts/{receiptId}: what was bought, what was charged, where, and which card (brand and last 4 only). */
 export async function getReceipt(ctx: RequestContext, receiptId: string): Promise<ReceiptView> {
-  const principal = receiptPrincipal(ctx);
+  const principal = await receiptPrincipal(ctx);
   if (!principal) throw new AppError("UNAUTHORIZED", "Send the receipt's X-Receipt-Token (or a customer bearer token)");
   const { db } = ctx.deps.database;
   const [row] = await db
@@ -48,7 +52,7 @@ export async function getReceipt(ctx: RequestContext, receiptId: string): Promis
     .innerJoin(merchants, eq(merchants.id, orders.merchantId))
     .where(eq(receipts.id, receiptId));
   if (!row) throw notFound("Receipt");
-  await authorizeReceipt(db, principal, row.receipt);
+  await authorizeReceipt(db, principal, row.receipt, row.order);
   const lines = await db.select().from(orderLines).where(eq(orderLines.orderId, row.order.id)).orderBy(asc(orderLines.position));
   Object.assign(ctx.response.headers, { "cache-control": "private, no-store" });
   return toReceiptView(row.receipt, row.order, row.location, row.merchant, lines);
