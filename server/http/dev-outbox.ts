@@ -2,7 +2,7 @@ import type { AppDeps } from "../app/deps";
 import { AppError } from "../errors";
 import { toAppError } from "../errors-map";
 import { listOutboxMessages } from "../integrations/otp-delivery/outbox";
-import { errorResponse } from "./rest-handler";
+import { depsOrErrorResponse, errorResponse } from "./rest-handler";
 import { newRequestId } from "./request-id";
 
 /**
@@ -14,12 +14,8 @@ import { newRequestId } from "./request-id";
 export function createDevOutboxHandler(getDeps: () => Promise<AppDeps>) {
   return async function handle(request: Request): Promise<Response> {
     const requestId = newRequestId();
-    let deps: AppDeps;
-    try {
-      deps = await getDeps();
-    } catch (error) {
-      return errorResponse(toAppError(error), requestId, {});
-    }
+    const deps = await depsOrErrorResponse(getDeps, requestId);
+    if (deps instanceof Response) return deps;
     if (deps.otpDelivery.name !== "outbox") return errorResponse(new AppError("NOT_FOUND", "No operation exists at this path and method"), requestId, {});
     try {
       const to = new URL(request.url).searchParams.get("to") ?? undefined;

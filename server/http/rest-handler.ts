@@ -96,12 +96,8 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
     const origin = request.headers.get("origin");
     const baseHeaders: Record<string, string> = { "X-Request-Id": requestId };
 
-    let deps: AppDeps;
-    try {
-      deps = await getDeps();
-    } catch (error) {
-      return errorResponse(toAppError(error), requestId, { ...baseHeaders, Vary: "Origin" });
-    }
+    const deps = await depsOrErrorResponse(getDeps, requestId, { ...baseHeaders, Vary: "Origin" });
+    if (deps instanceof Response) return deps;
     const allowlist = corsAllowlist(deps.env);
     Object.assign(baseHeaders, corsHeaders(origin, allowlist));
 
@@ -204,6 +200,18 @@ function errorFromAdapterBody(result: HandlerResult): AppError {
 export function logUnexpected(error: unknown, requestId: string | undefined): void {
   const appError = toAppError(error);
   if (appError.status >= 500) logger.error({ requestId, code: appError.code, err: appError.cause ?? error }, "request failed");
+}
+
+/**
+ * The process's dependencies for one request, or, when they cannot start (no database, invalid
+ * configuration), the error envelope to answer with. Every route handler begins with this.
+ */
+export async function depsOrErrorResponse(getDeps: () => Promise<AppDeps>, requestId: string, headers: Record<string, string> = {}): Promise<AppDeps | Response> {
+  try {
+    return await getDeps();
+  } catch (error) {
+    return errorResponse(toAppError(error), requestId, headers);
+  }
 }
 
 export function errorResponse(error: AppError, requestId: string, headers: Record<string, string>): Response {

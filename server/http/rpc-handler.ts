@@ -6,7 +6,7 @@ import { createRequestContext } from "../trpc/context";
 import { clientIp } from "./client-ip";
 import { logRequest } from "./access-log";
 import { applyRateLimit } from "./rate-limit";
-import { errorResponse, logUnexpected } from "./rest-handler";
+import { depsOrErrorResponse, errorResponse, logUnexpected } from "./rest-handler";
 import { newRequestId } from "./request-id";
 import { rpcRouteName } from "./route-table";
 
@@ -19,12 +19,8 @@ const ENDPOINT = "/api/trpc";
  */
 export function createRpcHandler(getDeps: () => Promise<AppDeps>) {
   async function serve(request: Request, requestId: string): Promise<Response> {
-    let deps: AppDeps;
-    try {
-      deps = await getDeps();
-    } catch (error) {
-      return errorResponse(toAppError(error), requestId, {});
-    }
+    const deps = await depsOrErrorResponse(getDeps, requestId);
+    if (deps instanceof Response) return deps;
     const ip = clientIp(request.headers, deps.env);
     const limited = await applyRateLimit(deps, ip);
     if (limited.error) return errorResponse(limited.error, requestId, limited.headers);

@@ -4,7 +4,7 @@ import { AppError, notFound } from "../errors";
 import { toAppError } from "../errors-map";
 import { clientIp } from "../http/client-ip";
 import { applyRateLimit } from "../http/rate-limit";
-import { errorResponse, logUnexpected } from "../http/rest-handler";
+import { depsOrErrorResponse, errorResponse, logUnexpected } from "../http/rest-handler";
 import { newRequestId } from "../http/request-id";
 import { logger } from "../log";
 import { runAllJobs, runJob } from "./run";
@@ -29,12 +29,8 @@ export function createJobsHandler(getDeps: () => Promise<AppDeps>) {
   return async function handle(request: Request, name: string): Promise<Response> {
     const requestId = newRequestId();
     const headers = { "X-Request-Id": requestId };
-    let deps: AppDeps;
-    try {
-      deps = await getDeps();
-    } catch (error) {
-      return errorResponse(toAppError(error), requestId, headers);
-    }
+    const deps = await depsOrErrorResponse(getDeps, requestId, headers);
+    if (deps instanceof Response) return deps;
     const secret = deps.env.CRON_SECRET;
     if (!secret) return errorResponse(notFound("This route"), requestId, headers);
     if (!bearerMatches(request.headers.get("authorization"), secret)) {

@@ -1,7 +1,7 @@
 import type { AppDeps } from "../app/deps";
 import { validationError } from "../errors";
 import { toAppError } from "../errors-map";
-import { errorResponse, logUnexpected } from "../http/rest-handler";
+import { depsOrErrorResponse, errorResponse, logUnexpected } from "../http/rest-handler";
 import { newRequestId } from "../http/request-id";
 import { WebhookSignatureError } from "../integrations/payments/types";
 import { logger } from "../log";
@@ -54,12 +54,8 @@ function received(headers: Record<string, string>, handled: boolean): Response {
 export function createStripeWebhookHandler(getDeps: () => Promise<AppDeps>) {
   return async function handle(request: Request): Promise<Response> {
     const requestId = newRequestId();
-    let deps: AppDeps;
-    try {
-      deps = await getDeps();
-    } catch (error) {
-      return errorResponse(toAppError(error), requestId, {});
-    }
+    const deps = await depsOrErrorResponse(getDeps, requestId);
+    if (deps instanceof Response) return deps;
     return handleStripeWebhook(deps, request, requestId);
   };
 }
