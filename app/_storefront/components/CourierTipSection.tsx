@@ -6,6 +6,7 @@ import { formatMoney, isZeroDecimal, MONEY_INPUT, sameDecimal } from "../lib/for
 import type { Cart } from "../lib/types";
 import type { ActionResult } from "../lib/use-cart";
 import styles from "../storefront.module.css";
+import { CustomAmountForm } from "./CustomAmountForm";
 import { ErrorNotice } from "./ErrorNotice";
 
 /** Fixed amounts in the cart's currency (the courier's tip is an amount, not a share of the order). */
@@ -61,21 +62,17 @@ export function CourierTipSection(props: { cart: Cart; onSet: (amount: string) =
       </div>
       {working ? <p role="status">Updating courier tip…</p> : null}
       {customOpen ? (
-        <form id="courier-tip-custom" className={styles.inlineForm} onSubmit={(event) => void submitCustom(event)} noValidate>
-          <label className={styles.field}>
-            <span>Courier tip ({cart.currency.toUpperCase()})</span>
-            <input
-              inputMode="decimal"
-              value={amount}
-              onChange={(event) => setAmount(event.target.value)}
-              aria-invalid={problem ? true : undefined}
-              aria-describedby={problem ? "courier-tip-problem" : undefined}
-            />
-          </label>
-          <button type="submit" className={styles.secondaryButton} disabled={working !== null}>
-            Set courier tip
-          </button>
-        </form>
+        <CustomAmountForm
+          id="courier-tip-custom"
+          label={`Courier tip (${cart.currency.toUpperCase()})`}
+          submitLabel="Set courier tip"
+          amount={amount}
+          onAmountChange={setAmount}
+          onSubmit={submitCustom}
+          problem={problem}
+          problemId="courier-tip-problem"
+          disabled={working !== null}
+        />
       ) : null}
       {problem ? (
         <p id="courier-tip-problem" className={styles.fieldError}>

@@ -7,6 +7,7 @@ import type { Cart, GratuityChoice, GratuityPolicy } from "../lib/types";
 import type { ActionResult } from "../lib/use-cart";
 import type { Query } from "../lib/use-query";
 import styles from "../storefront.module.css";
+import { CustomAmountForm } from "./CustomAmountForm";
 import { ErrorNotice } from "./ErrorNotice";
 
 /** "0.180" and "0.18" name the same rate: compare decimal strings without trailing zeros. */
@@ -72,21 +73,17 @@ export function GratuitySection(props: { cart: Cart; policy: Query<GratuityPolic
           </div>
           {working ? <p role="status">Updating tip…</p> : null}
           {customOpen ? (
-            <form id="tip-custom" className={styles.inlineForm} onSubmit={(event) => void submitCustom(event)} noValidate>
-              <label className={styles.field}>
-                <span>Tip amount ({cart.currency.toUpperCase()})</span>
-                <input
-                  inputMode="decimal"
-                  value={amount}
-                  onChange={(event) => setAmount(event.target.value)}
-                  aria-invalid={problem ? true : undefined}
-                  aria-describedby={problem ? "tip-problem" : undefined}
-                />
-              </label>
-              <button type="submit" className={styles.secondaryButton} disabled={working !== null}>
-                Set tip
-              </button>
-            </form>
+            <CustomAmountForm
+              id="tip-custom"
+              label={`Tip amount (${cart.currency.toUpperCase()})`}
+              submitLabel="Set tip"
+              amount={amount}
+              onAmountChange={setAmount}
+              onSubmit={submitCustom}
+              problem={problem}
+              problemId="tip-problem"
+              disabled={working !== null}
+            />
           ) : null}
           {problem ? (
             <p id="tip-problem" className={styles.fieldError}>
