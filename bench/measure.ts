@@ -1,5 +1,6 @@
 import { Histogram } from "./histogram";
 import { HttpClient, LOAD_LIMITS, runLoad, type LoadClient } from "./load";
+import { processGroupCpuMs } from "./process-cpu";
 import type { Scenario, ScenarioId } from "./scenarios";
 import type { Subject, SubjectId } from "./subjects";
 
@@ -14,8 +15,8 @@ export type Profile = {
 };
 
 export const PROFILES: Record<Profile["name"], Omit<Profile, "concurrency">> = {
-  quick: { name: "quick", warmupMs: 500, roundMs: 1_500, rounds: 1 },
-  full: { name: "full", warmupMs: 1_500, roundMs: 3_000, rounds: 2 },
+  quick: { name: "quick", warmupMs: 500, roundMs: 800, rounds: 3 },
+  full: { name: "full", warmupMs: 1_500, roundMs: 2_000, rounds: 5 },
 };
 
 export type SubjectResult = {
@@ -31,6 +32,10 @@ export type SubjectResult = {
   meanMs: number;
   maxMs: number;
   stoppedByTime: boolean;
+  /** Throughput of each round, in round order: rounds of different subjects with one index ran back to back. */
+  roundThroughputs: number[];
+  /** The server's CPU time (all its processes) per measured request; null where it cannot be read. */
+  cpuMsPerRequest: number | null;
 };
 
 export type ScenarioResult = { id: ScenarioId; title: string; description: string; requestsPerRound: number; subjects: SubjectResult[] };
@@ -65,13 +70,18 @@ export async function measureScenario(scenario: Scenario, subjects: Subject[], p
     const slowest = Math.min(...warmupThroughput);
     const requestsPerRound = Math.min(LOAD_LIMITS.maxRequests, Math.max(profile.concurrency * 4, Math.floor((slowest * profile.roundMs) / 1000)));
 
-    const totals = new Map<SubjectId, { requests: number; errors: number; errorSamples: string[]; elapsedMs: number; ok: number; histogram: Histogram; stoppedByTime: boolean }>();
+    type Total = { requests: number; errors: number; errorSamples: string[]; elapsedMs: number; ok: number; histogram: Histogram; stoppedByTime: boolean; roundThroughputs: number[]; cpuMs: number | null };
+    const totals = new Map<SubjectId, Total>();
     for (let round = 0; round < profile.rounds; round += 1) {
       const order = prepared.map((_, index) => prepared[(index + round) % prepared.length]).filter((entry): entry is Prepared => entry !== undefined);
       for (const { subject, http, clients } of order) {
         progress(`  ${scenario.title}: round ${round + 1}/${profile.rounds}, ${subject.label}, ${requestsPerRound} requests`);
+        const cpuBefore = processGroupCpuMs(subject.processGroup);
         const result = await runLoad({ http, clients, maxRequests: requestsPerRound, maxDurationMs: profile.roundMs * 3 });
-        const total = totals.get(subject.id) ?? { requests: 0, errors: 0, errorSamples: [], elapsedMs: 0, ok: 0, histogram: new Histogram(), stoppedByTime: false };
+        const cpuAfter = processGroupCpuMs(subject.processGroup);
+        const total: Total = totals.get(subject.id) ?? { requests: 0, errors: 0, errorSamples: [], elapsedMs: 0, ok: 0, histogram: new Histogram(), stoppedByTime: false, roundThroughputs: [], cpuMs: 0 };
+        total.cpuMs = total.cpuMs !== null && cpuBefore !== undefined && cpuAfter !== undefined ? total.cpuMs + (cpuAfter - cpuBefore) : null;
+        total.roundThroughputs.push(Math.round(result.throughput * 100) / 100);
         total.requests += result.requests;
         total.errors += result.errors;
         total.errorSamples.push(...result.errorSamples.slice(0, 5 - total.errorSamples.length));
@@ -104,6 +114,8 @@ export async function measureScenario(scenario: Scenario, subjects: Subject[], p
           meanMs: round(total.histogram.meanMs(), 3),
           maxMs: round(total.histogram.maxMs(), 3),
           stoppedByTime: total.stoppedByTime,
+          roundThroughputs: total.roundThroughputs,
+          cpuMsPerRequest: total.cpuMs === null || total.requests === 0 ? null : round(total.cpuMs / total.requests, 3),
         };
       }),
     };

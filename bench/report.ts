@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Profile, ScenarioResult } from "./measure";
 import type { PhaseReport } from "./phases/types";
 import type { QueryCountReport } from "./query-count";
-import { throughputRatio, type TargetCheck } from "./targets";
+import { medianRoundRatio, type TargetCheck } from "./targets";
 
 export type BenchReport = {
   command: string;
@@ -42,12 +42,13 @@ function scenarioRows(scenario: ScenarioResult): Row[] {
     fixed(subject.throughput, 1),
     fixed(subject.p50Ms, 2),
     fixed(subject.p99Ms, 2),
-    fixed(throughputRatio(scenario, subject.subject, "route"), 2),
-    fixed(throughputRatio(scenario, subject.subject, "node"), 2),
+    subject.cpuMsPerRequest === null ? "-" : fixed(subject.cpuMsPerRequest, 2),
+    fixed(medianRoundRatio(scenario, subject.subject, "route"), 2),
+    fixed(medianRoundRatio(scenario, subject.subject, "node"), 2),
   ]);
 }
 
-const LOAD_HEADER = ["operation", "subject", "requests", "errors", "req/s", "p50 ms", "p99 ms", "x route", "x node"];
+const LOAD_HEADER = ["operation", "subject", "requests", "errors", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "x route", "x node"];
 
 /** Columns before `leftColumns` are left-aligned (labels), the rest right-aligned (numbers). */
 function textTable(header: Row, rows: Row[], leftColumns = 1): string {
@@ -123,7 +124,7 @@ function loadMarkdown(report: BenchReport): string[] {
   return [
     "## Throughput and latency",
     "",
-    "`x route` / `x node`: throughput relative to the plain Next.js route and to the bare node:http control, which run the same service calls.",
+    "`x route` / `x node`: throughput relative to the plain Next.js route and to the bare node:http control, which run the same service calls: the median over rounds of each round's ratio (in a round every subject ran once, back to back). `server CPU ms/req`: user + system CPU time of the serving process group per request (the REST facade and the plain route share one process), which the other work on this shared machine does not inflate.",
     "",
     markdownTable(LOAD_HEADER, report.scenarios.flatMap(scenarioRows)),
     "",

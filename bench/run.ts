@@ -120,7 +120,10 @@ async function startServers(databaseUrl: string): Promise<{ subjects: Subject[];
   const [appPort, nodePort] = [await freePort(), await freePort()];
   const app = startChild("app (node scripts/serve.mjs)", process.execPath, ["scripts/serve.mjs"], { ...serviceEnv(databaseUrl, appPort), BENCH_CONTROL_ROUTES: "true" });
   const control = startChild("node:http control", process.execPath, ["--import", "tsx", "bench/controls/node-server.ts"], serviceEnv(databaseUrl, nodePort));
-  const list = subjects(`http://127.0.0.1:${appPort}`, `http://127.0.0.1:${nodePort}`);
+  const list = subjects(
+    { baseUrl: `http://127.0.0.1:${appPort}`, processGroup: app.process.pid },
+    { baseUrl: `http://127.0.0.1:${nodePort}`, processGroup: control.process.pid },
+  );
   return { subjects: list, children: [app, control] };
 }
 
@@ -205,7 +208,7 @@ async function main(): Promise<number> {
       "Every subject of a scenario gets the same request count per round (what the slowest did in its warm-up over the round's duration); subjects rotate order each round.",
       "The controls call the same service functions with a minimal RequestContext and answer JSON: no tRPC, trpc-to-openapi, validation, rate limit or envelope.",
       "Rate limiter: in-memory (RATE_LIMIT_MAX=100000000), so its cost is included without a network hop.",
-      "Facade overhead = plain-route throughput / REST throughput - 1.",
+      "Facade overhead = plain-route throughput / REST throughput - 1, per round, then the median over rounds. Facade CPU overhead (informative) = REST CPU per request / plain-route CPU per request - 1.",
       `The app server runs with DATABASE_POOL_MAX=${APP_POOL_MAX} (default 10) so that 50 clients do not queue on the pool; DATABASE_QUEUE_TIMEOUT_MS stays at its default.`,
       "In-process phases (scaling, menu, replay) call the REST handler directly over one counting Postgres connection: latency there excludes HTTP and Next.js.",
     ],

@@ -10,7 +10,8 @@ export type OperationPaths = {
   cart: (locationId: string, cartId: string) => string;
 };
 
-export type Subject = { id: SubjectId; label: string; baseUrl: string; paths: OperationPaths };
+/** `processGroup`: the server's process group, for its CPU time per request (bench/process-cpu.ts). */
+export type Subject = { id: SubjectId; label: string; baseUrl: string; paths: OperationPaths; processGroup?: number | undefined };
 
 const REST = "/api/v1/storefront";
 const enc = encodeURIComponent;
@@ -29,10 +30,10 @@ const controlPaths: OperationPaths = {
   cart: (locationId, cartId) => `${CONTROL_PREFIX}/cart?locationId=${enc(locationId)}&cartId=${enc(cartId)}`,
 };
 
-export function subjects(appBaseUrl: string, nodeControlBaseUrl: string): Subject[] {
+export function subjects(app: { baseUrl: string; processGroup?: number | undefined }, nodeControl: { baseUrl: string; processGroup?: number | undefined }): Subject[] {
   return [
-    { id: "rest", label: "REST facade", baseUrl: appBaseUrl, paths: restPaths },
-    { id: "route", label: "plain route", baseUrl: appBaseUrl, paths: controlPaths },
-    { id: "node", label: "node:http", baseUrl: nodeControlBaseUrl, paths: controlPaths },
+    { id: "rest", label: "REST facade", ...app, paths: restPaths },
+    { id: "route", label: "plain route", ...app, paths: controlPaths },
+    { id: "node", label: "node:http", ...nodeControl, paths: controlPaths },
   ];
 }
