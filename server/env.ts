@@ -155,6 +155,18 @@ const envSchema = z
      * web server sets it; refused on Vercel and must stay off in every deployment.
      */
     E2E_ADMIN_ROUTES: flag(false),
+
+    /**
+     * Check every response against its procedure's output schema (server/trpc/response-validation.ts).
+     * Unset: on, except with NODE_ENV=production.
+     */
+    VALIDATE_RESPONSES: optionalFlag,
+    /**
+     * How long an anonymous catalog read (a GET answered `Cache-Control: public`) is served from this
+     * process's memory without touching the database; 0 turns the cache off. At most the max-age the
+     * responses advertise (30 s). Catalog publications through this process clear it at once.
+     */
+    RESPONSE_CACHE_TTL_MS: z.coerce.number().int().min(0).max(30_000).default(5_000),
   })
   .superRefine((env, ctx) => {
     if (env.VERCEL && !env.DATABASE_URL) {
@@ -197,13 +209,15 @@ const envSchema = z
     }
   });
 
-export type Env = Omit<z.infer<typeof envSchema>, "DATABASE_PREPARE"> & {
+export type Env = Omit<z.infer<typeof envSchema>, "DATABASE_PREPARE" | "VALIDATE_RESPONSES"> & {
   /** Upstash REST endpoint under either naming scheme (Upstash's own, or Vercel's KV integration). */
   upstash: { url: string; token: string } | undefined;
   /** Secret used to derive token-hashing and sealing keys. */
   secret: string;
   /** DATABASE_PREPARE as decided: the explicit value, else off behind a transaction-mode pooler. */
   DATABASE_PREPARE: boolean;
+  /** VALIDATE_RESPONSES as decided: the explicit value, else on outside production. */
+  VALIDATE_RESPONSES: boolean;
   /** Where `npm run db:migrate` connects: the direct URL when one is configured, else DATABASE_URL. */
   migrationDatabaseUrl: string | undefined;
   /** Valid but doubtful settings, logged at start-up and by db:migrate. */
@@ -237,6 +251,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   return {
     ...env,
     DATABASE_PREPARE: env.DATABASE_PREPARE ?? !pooler,
+    VALIDATE_RESPONSES: env.VALIDATE_RESPONSES ?? env.NODE_ENV !== "production",
     migrationDatabaseUrl,
     warnings,
     upstash: upstashUrl && upstashToken ? { url: upstashUrl, token: upstashToken } : undefined,

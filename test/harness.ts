@@ -5,10 +5,7 @@ import { migrate, openPglite, openPostgres } from "../db/open";
 import { seedDemoData } from "../db/seed";
 import type { AppDeps } from "../server/app/deps";
 import { parseEnv, type Env } from "../server/env";
-import { createPaymentProcessor } from "../server/integrations/payments";
-import { createCourier } from "../server/integrations/courier";
-import { createOtpDelivery } from "../server/integrations/otp-delivery";
-import { createRateLimiter } from "../server/integrations/rate-limit";
+import { buildIntegrations } from "../server/app/container";
 import { createRestHandler, REST_PREFIX } from "../server/http/rest-handler";
 import { declarePeerAddressStamping, PEER_ADDRESS_HEADER } from "../server/http/client-ip";
 import { inject } from "vitest";
@@ -101,7 +98,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const env = parseEnv({ NODE_ENV: "test", CLIENT_IP_SOURCE: "socket", RATE_LIMIT_MAX: "100000", ...options.env });
   const database = options.database ?? (await openTestDatabase());
   const clock = { now: new Date() };
-  const built: AppDeps = { env, database, rateLimiter: await createRateLimiter(env), payments: createPaymentProcessor(env), courier: createCourier(env), otpDelivery: createOtpDelivery(env), now: () => clock.now };
+  const now = () => clock.now;
+  const built: AppDeps = { env, database, ...(await buildIntegrations(env, now)), now };
   const deps: AppDeps = { ...built, ...options.overrides?.(built) };
   const handler = createRestHandler(() => Promise.resolve(deps));
 

@@ -8,6 +8,7 @@ import { createCourier } from "../integrations/courier";
 import { createOtpDelivery } from "../integrations/otp-delivery";
 import { createPaymentProcessor } from "../integrations/payments";
 import { createRateLimiter } from "../integrations/rate-limit";
+import { createResponseCache } from "../http/response-cache";
 import type { AppDeps } from "./deps";
 import { localSecret } from "./local-secret";
 
@@ -39,10 +40,22 @@ export function withServerSecret(env: Env): Env {
   return { ...env, secret: localSecret(env.PGLITE_DATA_DIR) };
 }
 
+/** Every dependency but the database, each from its configuration (real service or embedded default). */
+export async function buildIntegrations(env: Env, now: () => Date): Promise<Omit<AppDeps, "env" | "database" | "now">> {
+  return {
+    rateLimiter: await createRateLimiter(env),
+    payments: createPaymentProcessor(env),
+    courier: createCourier(env),
+    otpDelivery: createOtpDelivery(env),
+    responseCache: createResponseCache(env.RESPONSE_CACHE_TTL_MS, now),
+  };
+}
+
 export async function buildDeps(configured: Env): Promise<AppDeps> {
   const env = withServerSecret(configured);
-  const [database, rateLimiter] = await Promise.all([openDatabase(env), createRateLimiter(env)]);
-  return { env, database, rateLimiter, payments: createPaymentProcessor(env), courier: createCourier(env), otpDelivery: createOtpDelivery(env), now: () => new Date() };
+  const now = () => new Date();
+  const [database, integrations] = await Promise.all([openDatabase(env), buildIntegrations(env, now)]);
+  return { env, database, ...integrations, now };
 }
 
 const globalStore = globalThis as typeof globalThis & { __storefrontDeps?: Promise<AppDeps> };

@@ -1,5 +1,6 @@
 import type { DatabaseHandle } from "../../db/client";
 import type { Env } from "../env";
+import type { ResponseCache } from "../http/response-cache";
 import type { Courier } from "../integrations/courier/types";
 import type { OtpDelivery } from "../integrations/otp-delivery/types";
 import type { PaymentProcessor } from "../integrations/payments/types";
@@ -16,6 +17,8 @@ export type AppDeps = {
   courier: Courier;
   /** One-time sign-in codes: SMTP when configured, else the development outbox. */
   otpDelivery: OtpDelivery;
+  /** Anonymous catalog reads kept in memory for RESPONSE_CACHE_TTL_MS (server/http/response-cache.ts). */
+  responseCache: ResponseCache;
   /** Injected so that tests can move time (cart expiry, quotes, schedules). */
   now: () => Date;
 };
