@@ -39,6 +39,8 @@ export async function handleE2ePublish(deps: AppDeps, bodyText: string): Promise
   if (!parsed.success) return { status: 400, body: { code: "VALIDATION_ERROR", message: z.prettifyError(parsed.error) } };
   try {
     const result = await publish(deps.database.db, parsed.data.locationId, parsed.data.changes);
+    // Cached catalog reads predate the publication.
+    deps.responseCache.clear();
     return { status: 200, body: result };
   } catch (error) {
     // publish() throws plain errors for unknown locations, products and options.

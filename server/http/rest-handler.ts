@@ -8,9 +8,10 @@ import { appRouter } from "../routers";
 import { createRequestContext, type RequestContext } from "../trpc/context";
 import { clientIp } from "./client-ip";
 import { corsAllowlist, corsHeaders, isAllowedOrigin, preflightHeaders } from "./cors";
-import { logRequest } from "./access-log";
+import { logRequest, presentedPrincipal } from "./access-log";
 import { applyRateLimit } from "./rate-limit";
 import { newRequestId } from "./request-id";
+import { requestsRevalidation } from "./response-cache";
 import { restRouteName } from "./route-table";
 import { logger } from "../log";
 
@@ -122,6 +123,11 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
       }
       // The URL parser resolves dot segments, so `/api/v1/storefront/../x` arrives here outside the prefix.
       if (!url.pathname.startsWith(`${REST_PREFIX}/`)) throw new AppError("NOT_FOUND", "No operation exists at this path and method");
+      const cacheKey = publicReadKey(request, url);
+      if (cacheKey !== undefined && !requestsRevalidation(request.headers)) {
+        const cached = deps.responseCache.get(cacheKey);
+        if (cached) return conditionalResponse(request, cached.body, { ...cached.headers, ...baseHeaders });
+      }
       const body = await readJsonBody(request, deps.env.MAX_BODY_BYTES);
       const path = url.pathname.slice(REST_PREFIX.length) + url.search;
       const context = createRequestContext({ requestId, deps, clientIp: clientIp(request.headers, deps.env), origin: url.origin, headers: request.headers });
@@ -130,11 +136,14 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
       if (result.status >= 400) {
         return errorResponse(errorFromAdapterBody(result), requestId, baseHeaders);
       }
-      // The adapter's header names are lower-case; the same spelling here lets its content-type replace
-      // ours instead of both being sent ("application/json, application/json").
-      const headers: Record<string, string> = { "content-type": "application/json", ...result.headers, ...baseHeaders };
-      if (request.method === "GET") return conditionalGet(request, result.body ?? "", headers);
-      return new Response(result.body ?? null, { status: result.status, headers });
+      if (request.method !== "GET") {
+        // The adapter's header names are lower-case; the same spelling here lets its content-type replace
+        // ours instead of both being sent ("application/json, application/json").
+        return new Response(result.body ?? null, { status: result.status, headers: { "content-type": "application/json", ...result.headers, ...baseHeaders } });
+      }
+      const representation = { body: result.body ?? "", headers: representationHeaders(request, result.body ?? "", result.headers) };
+      if (cacheKey !== undefined && representation.headers["cache-control"]?.startsWith("public")) deps.responseCache.set(cacheKey, representation);
+      return conditionalResponse(request, representation.body, { ...representation.headers, ...baseHeaders });
     } catch (error) {
       return errorResponse(toAppError(error), requestId, baseHeaders);
     }
@@ -227,16 +236,28 @@ export function errorResponse(error: AppError, requestId: string, headers: Recor
   });
 }
 
+/** A GET without credentials may be answered from (and stored in) the response cache; the key names the representation. */
+function publicReadKey(request: Request, url: URL): string | undefined {
+  if (request.method !== "GET" || presentedPrincipal(request.headers) !== "anonymous") return undefined;
+  // The origin is part of it: /redirect answers with links on the host the request arrived at.
+  return `${url.origin}${url.pathname}${url.search}`;
+}
+
 /**
- * Anonymous reads are cacheable: a strong validator over the body unless the procedure chose its
- * own ETag (carts use their revision), and 304 when If-None-Match already has it.
+ * A GET's own headers: a strong validator over the body unless the procedure chose its own ETag
+ * (carts use their revision), and who may cache it.
  */
-function conditionalGet(request: Request, body: string, headers: Record<string, string>): Response {
+function representationHeaders(request: Request, body: string, procedureHeaders: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": "application/json", ...procedureHeaders };
   headers.etag ??= `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
   // Anything read with a credential is private, whatever the procedure forgot to say.
-  const credentialed = ["authorization", "x-cart-token", "x-receipt-token"].some((name) => request.headers.has(name));
-  headers["cache-control"] ??= credentialed ? "private, no-store" : "public, max-age=30, stale-while-revalidate=60";
-  const etag = headers.etag;
+  headers["cache-control"] ??= presentedPrincipal(request.headers) === "anonymous" ? "public, max-age=30, stale-while-revalidate=60" : "private, no-store";
+  return headers;
+}
+
+/** 304 when If-None-Match already holds the representation's ETag, else the representation. */
+function conditionalResponse(request: Request, body: string, headers: Record<string, string>): Response {
+  const etag = headers.etag ?? "";
   const ifNoneMatch = request.headers.get("if-none-match");
   if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""))) {
     return new Response(null, { status: 304, headers });

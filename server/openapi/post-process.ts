@@ -240,7 +240,8 @@ export const transportHeaders: Record<string, Header> = {
     schema: { type: "string" },
   },
   PublicCacheControl: {
-    description: "Shared caches may store the response briefly: `public, max-age=30, stale-while-revalidate=60`.",
+    description:
+      "Shared caches may store the response briefly: `public, max-age=30, stale-while-revalidate=60`. The service itself answers repeated anonymous reads from memory for a few seconds (at most that max-age); a request with `Cache-Control: no-cache` is answered fresh.",
     required: true,
     schema: { type: "string" },
   },
@@ -533,7 +534,7 @@ export const apiDescription = [
   "**Credentials.** Cart operations take the cart capability in `X-Cart-Token` (returned once by the ordering session) or a merchant-bound customer JWT in `Authorization: Bearer <token>`; either one is enough. Credentials are accepted only in headers: a request with a credential-like query parameter (`token`, `access_token`, `cartToken`, ...) is rejected with 400.",
   "**Idempotency.** Every write takes an `Idempotency-Key` (16-128 of `A-Z a-z 0-9 . _ : -`), scoped to the caller and the operation. Retrying the identical request with the same key replays the stored response with `Idempotent-Replayed: true`; the same key with a different request is 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS with `Retry-After`.",
   "**ETags and If-Match.** A cart's revision is its ETag (`\"cart-<revision>\"`). Cart changes need it in `If-Match`: missing is 428 PRECONDITION_REQUIRED, stale is 409 CART_CONFLICT (reload the cart, then retry). Each success returns the new ETag. The idempotency key is checked first, so retrying a change that already succeeded replays it instead of conflicting.",
-  "**Caching.** GET responses carry an ETag; send it back in `If-None-Match` to get 304 Not Modified. Catalog reads are publicly cacheable for a short time; carts are `private, no-store`.",
+  "**Caching.** GET responses carry an ETag; send it back in `If-None-Match` to get 304 Not Modified. Catalog reads are publicly cacheable for a short time (the service itself serves repeated anonymous reads from memory for a few seconds; send `Cache-Control: no-cache` for a fresh read); carts are `private, no-store`.",
   "**Rate limit.** 200 requests per 10 minutes per client IP address. Responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix epoch seconds), omitted when the limiter could not answer. Over the limit: 429 RATE_LIMITED with `Retry-After`.",
   "**Errors.** Every error is the closed envelope `{code, message, requestId, details?}` (schema ErrorEnvelope). Every response carries `X-Request-Id`, equal to the envelope's `requestId`. Unknown codes may appear: handle them by HTTP status.",
   "**Browsers.** Cross-origin calls are allowed only from the service's allowlist of exact origins.",
