@@ -16,7 +16,7 @@ export type Profile = {
 
 export const PROFILES: Record<Profile["name"], Omit<Profile, "concurrency">> = {
   quick: { name: "quick", warmupMs: 500, roundMs: 800, rounds: 3 },
-  full: { name: "full", warmupMs: 1_500, roundMs: 2_000, rounds: 5 },
+  full: { name: "full", warmupMs: 4_000, roundMs: 1_200, rounds: 9 },
 };
 
 export type SubjectResult = {
