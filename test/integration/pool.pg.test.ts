@@ -94,7 +94,8 @@ describe("pool exhausted", () => {
       const sessionKey = idemKey();
       const mutationKey = idemKey();
       const waiting = [
-        { label: "read (menus)", run: () => app.call("GET", `/locations/${HARBOR.locationId}/menus`) },
+        // no-cache: a fresh read, which needs a pooled connection (a cached one would not).
+        { label: "read (menus)", run: () => app.call("GET", `/locations/${HARBOR.locationId}/menus`, { headers: { "Cache-Control": "no-cache" } }) },
         { label: "read (cart)", run: () => app.call("GET", cartUrl(idle), { headers: cartCredential(idle) }) },
         { label: "write (ordering session)", run: () => newSession(sessionKey) },
         { label: "cart mutation", run: () => addBurger(idle, mutationKey) },
