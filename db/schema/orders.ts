@@ -110,7 +110,9 @@ export const orders = pgTable(
     acceptedAt: timestamp("accepted_at", { withTimezone: true }),
   },
   (table) => [
-    index("orders_customer_idx").on(table.customerId, table.placedAt),
+    // (customer, placed_at, id) matches "a customer's orders, newest first" with its id tie-break, so the
+    // paginated list is read in index order with no sort.
+    index("orders_customer_idx").on(table.customerId, table.placedAt, table.id),
     index("orders_location_idx").on(table.locationId, table.placedAt),
     check("orders_amount_matches_total", sql`${table.amountChargedMinor} = (${table.totals}->>'orderTotalWithServiceFee')::bigint`),
   ],
