@@ -19,7 +19,7 @@ export default defineConfig(async () => {
   if (!withPostgres) console.warn("[vitest] Postgres is not reachable: running integration tests on PGlite only");
   const alias = { "@": new URL(".", import.meta.url).pathname };
   const projects: TestProjectInlineConfiguration[] = [
-    { resolve: { alias }, test: { name: "unit", include: ["server/**/*.test.ts", "db/**/*.test.ts", "app/**/*.test.ts"], environment: "node" } },
+    { resolve: { alias }, test: { name: "unit", include: ["server/**/*.test.ts", "db/**/*.test.ts", "app/**/*.test.ts", "bench/**/*.test.ts"], environment: "node" } },
     {
       resolve: { alias },
       test: {

@@ -14,10 +14,22 @@ export type Profile = {
   rounds: number;
 };
 
+/**
+ * Many short rounds rather than a few long ones: this machine's speed drifts by 20% and more over
+ * seconds (shared cores), so the subjects run back to back in rounds of ~400 ms, their order rotating,
+ * and their throughput is summed over all rounds (bench/targets.ts). With rounds of seconds, the drift
+ * lands between the subjects of a round and decides the comparison.
+ */
 export const PROFILES: Record<Profile["name"], Omit<Profile, "concurrency">> = {
-  quick: { name: "quick", warmupMs: 500, roundMs: 800, rounds: 3 },
-  full: { name: "full", warmupMs: 4_000, roundMs: 1_200, rounds: 9 },
+  quick: { name: "quick", warmupMs: 500, roundMs: 300, rounds: 8 },
+  full: { name: "full", warmupMs: 4_000, roundMs: 400, rounds: 36 },
 };
+
+/** At least this many requests per client in a round, so that the drain at its end stays a small part of it. */
+const MIN_REQUESTS_PER_CLIENT = 8;
+
+/** Progress lines for the rounds: every tenth, not one per subject and round. */
+const PROGRESS_EVERY_ROUNDS = 10;
 
 export type SubjectResult = {
   subject: SubjectId;
@@ -68,14 +80,16 @@ export async function measureScenario(scenario: Scenario, subjects: Subject[], p
       warmupThroughput.push(warm.throughput);
     }
     const slowest = Math.min(...warmupThroughput);
-    const requestsPerRound = Math.min(LOAD_LIMITS.maxRequests, Math.max(profile.concurrency * 4, Math.floor((slowest * profile.roundMs) / 1000)));
+    const requestsPerRound = Math.min(LOAD_LIMITS.maxRequests, Math.max(profile.concurrency * MIN_REQUESTS_PER_CLIENT, Math.floor((slowest * profile.roundMs) / 1000)));
 
     type Total = { requests: number; errors: number; errorSamples: string[]; elapsedMs: number; ok: number; histogram: Histogram; stoppedByTime: boolean; roundThroughputs: number[]; cpuMs: number | null };
     const totals = new Map<SubjectId, Total>();
     for (let round = 0; round < profile.rounds; round += 1) {
       const order = prepared.map((_, index) => prepared[(index + round) % prepared.length]).filter((entry): entry is Prepared => entry !== undefined);
+      if (round % PROGRESS_EVERY_ROUNDS === 0) {
+        progress(`  ${scenario.title}: rounds ${round + 1}-${Math.min(profile.rounds, round + PROGRESS_EVERY_ROUNDS)} of ${profile.rounds}, ${requestsPerRound} requests per subject each`);
+      }
       for (const { subject, http, clients } of order) {
-        progress(`  ${scenario.title}: round ${round + 1}/${profile.rounds}, ${subject.label}, ${requestsPerRound} requests`);
         const cpuBefore = processGroupCpuMs(subject.processGroup);
         const result = await runLoad({ http, clients, maxRequests: requestsPerRound, maxDurationMs: profile.roundMs * 3 });
         const cpuAfter = processGroupCpuMs(subject.processGroup);

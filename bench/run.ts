@@ -205,10 +205,10 @@ async function main(): Promise<number> {
     targets,
     notes: [
       "Closed loop: each virtual client sends its next request when the previous one completed, over keep-alive connections; the load generator runs on the same machine.",
-      "Every subject of a scenario gets the same request count per round (what the slowest did in its warm-up over the round's duration); subjects rotate order each round.",
+      "Every subject of a scenario gets the same request count per round (what the slowest did in its warm-up over the round's duration, at least 8 per client); subjects rotate order each round.",
       "The controls call the same service functions with a minimal RequestContext and answer JSON: no tRPC, trpc-to-openapi, validation, rate limit or envelope.",
       "Rate limiter: in-memory (RATE_LIMIT_MAX=100000000), so its cost is included without a network hop.",
-      "Facade overhead = plain-route throughput / REST throughput - 1, per round, then the median over rounds. Facade CPU overhead (informative) = REST CPU per request / plain-route CPU per request - 1.",
+      "Facade overhead = plain-route throughput / REST throughput - 1, each summed over all rounds; the spread shown is that of single rounds. Server CPU per request is informative.",
       `The app server runs with DATABASE_POOL_MAX=${APP_POOL_MAX} (default 10) so that 50 clients do not queue on the pool; DATABASE_QUEUE_TIMEOUT_MS stays at its default.`,
       "In-process phases (scaling, menu, replay) call the REST handler directly over one counting Postgres connection: latency there excludes HTTP and Next.js.",
     ],
