@@ -1,4 +1,4 @@
-// Runs on `npm install` (postinstall). Repairs three connection-teardown bugs of the `postgres`
+// Runs on `npm install` (postinstall). Repairs four connection-teardown bugs of the `postgres`
 // driver 3.4.9 (the latest release) that the database fault tests (test/integration/db-faults.pg.test.ts)
 // hit when a backend is killed or a socket closes under a pooled connection:
 //
@@ -9,6 +9,11 @@
 // 3. A deferred write that fires after the socket closed (a transaction's rollback after its
 //    backend died) throws from a timer, an uncaught TypeError that ends the process, instead of
 //    failing the queries it carried. A query waiting for the slot's reconnect is left alone.
+// 4. Between a socket's 'error' (e.g. ECONNRESET, the server went away) and its 'close', a ms or
+//    two later, the pool still hands out the connection; a query it takes then is queued behind the
+//    failed one, its write is cancelled by closed(), and closed() fails pending queries only after a
+//    clean close: that query waits forever (in the service, until its own answer bound). closed() now
+//    fails whatever is still pending either way (rejecting an already failed query again is a no-op).
 //
 // Upstream reports: porsager/postgres#1193, #1208/#1209, #1215. The edits are idempotent and
 // anchored on the exact 3.4.9 source: any other version fails the install loudly, so an upgrade
@@ -17,7 +22,9 @@ import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const MARKER = "/* storefront: teardown patch */";
+const MARKER = "/* storefront: teardown patch v2 */";
+/** What an install by an earlier version of this script left: its edits are not all of the current ones. */
+const EARLIER_MARKERS = ["/* storefront: teardown patch */"];
 const EXPECTED_VERSION = "3.4.9";
 
 const root = process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "node_modules", "postgres");
@@ -47,10 +54,10 @@ const edits = [
     count: 2,
   },
   {
-    what: "closed() leaves no query, result or error of the dead session behind",
+    what: "closed() fails every query still pending, also after an error, and leaves nothing of the dead session behind",
     from: "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n",
     to:
-      "    !hadError && (query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n" +
+      "    ;(query || sent.length) && error(Errors.connection('CONNECTION_CLOSED', options, socket))\n" +
       "    query = results = errorResponse = null\n" +
       "    result = new Result()\n",
     count: 1,
@@ -64,6 +71,9 @@ function countOf(text, part) {
 function patchFile(file) {
   const source = readFileSync(file, "utf8");
   if (source.includes(MARKER)) return "already patched";
+  if (EARLIER_MARKERS.some((marker) => source.includes(marker))) {
+    throw new Error(`${file} carries an earlier version of this patch: reinstall the driver (rm -rf node_modules/postgres && npm install)`);
+  }
   let patched = source;
   for (const edit of edits) {
     const found = countOf(patched, edit.from);

@@ -120,7 +120,7 @@ it("runs on the driver as patched at install (scripts/patch-postgres-driver.mjs)
   // Without the patch a killed backend can end the process or wedge a pooled slot: see the script.
   const root = path.resolve(path.dirname(createRequire(import.meta.url).resolve("postgres")), "..", "..");
   for (const dir of ["src", "cjs/src"]) {
-    expect(readFileSync(path.join(root, dir, "connection.js"), "utf8"), dir).toContain("/* storefront: teardown patch */");
+    expect(readFileSync(path.join(root, dir, "connection.js"), "utf8"), dir).toContain("/* storefront: teardown patch v2 */");
   }
 });
 
@@ -176,6 +176,29 @@ describe("Postgres down, hung or restarted, then back: the same process and pool
   it("connections cut under the pool (a restarted server): the next requests reconnect", async () => {
     proxy.cutExisting();
     await expectRecoveredUnchanged(prepared);
+  });
+
+  it("a short refusal that one request meets, then back: the next request is answered at once, never held to its bound", async () => {
+    // The race of scripts/patch-postgres-driver.mjs item 4: requests arriving between a socket's error and its
+    // close were lost with the write and waited for the 5 s answer bound (5-10 in 12 tries before the fix).
+    const gratuity = "/locations/loc_harbor_kitchen_downtown/gratuity";
+    const read = () => app.call("GET", gratuity, { headers: { "Cache-Control": "no-cache" } });
+    for (let attempt = 0; attempt < 8; attempt += 1) {
+      // Idle pooled connections for the outage to cut.
+      for (const response of await Promise.all(Array.from({ length: 4 }, read))) expect(response.status).toBe(200);
+      proxy.refuse();
+      try {
+        expectUnavailable(await read(), "during the refusal");
+      } finally {
+        proxy.restore();
+      }
+      const started = performance.now();
+      const next = await read();
+      const elapsedMs = elapsedSince(started);
+      if (next.status !== 200) expectUnavailable(next, "the first request after the refusal");
+      expect(elapsedMs, `attempt ${attempt + 1}: ${next.status}`).toBeLessThan(1_000);
+      expect(await recovery(RECOVERY_BOUND_MS)).toBeLessThan(RECOVERY_BOUND_MS);
+    }
   });
 
   it("afterwards every route succeeds again, and nothing escaped as an unhandled rejection or exception", async () => {
