@@ -1,4 +1,4 @@
-import type { TargetCheck } from "../targets";
+import { quantile, type TargetCheck } from "../targets";
 
 /** Phases of `npm run bench`, each selectable with --only=<id>[,<id>]. */
 export const PHASE_IDS = ["queries", "load", "scaling", "menu", "plans", "concurrency", "replay"] as const;
@@ -10,10 +10,7 @@ export type PhaseTable = { title: string; header: string[]; rows: string[][] };
 export type PhaseReport = { id: PhaseId; title: string; description: string; tables: PhaseTable[]; targets: TargetCheck[]; data: unknown };
 
 export function median(values: number[]): number {
-  if (values.length === 0) return Number.NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? (sorted[middle] ?? Number.NaN) : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+  return quantile([...values].sort((a, b) => a - b), 0.5);
 }
 
 export const ms = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : "-");
