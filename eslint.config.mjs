@@ -16,6 +16,11 @@ export default tseslint.config(
       "no-restricted-syntax": [
         "error",
         { selector: "MemberExpression[object.name='process'][property.name='env']", message: "Read configuration through server/env.ts." },
+        {
+          // The production bundle can hold two copies of a class (server/error-kind.ts).
+          selector: "BinaryExpression[operator='instanceof'][right.name=/^(AppError|PaymentProcessorError|WebhookSignatureError|LedgerError|DatabaseDeadlineError)$/]",
+          message: "Use isAppError / isPaymentProcessorError / isErrorKind (server/error-kind.ts): instanceof fails across bundle chunks.",
+        },
       ],
     },
   },

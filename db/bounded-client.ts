@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from "postgres";
+import { isErrorKind, markErrorKind } from "../server/error-kind";
 
 /**
  * Deadlines the `postgres` driver does not have. It queues a query without limit when every pooled
@@ -32,6 +33,7 @@ export class DatabaseDeadlineError extends Error {
   constructor(code: DeadlineCode, message: string) {
     super(message);
     this.name = "DatabaseDeadlineError";
+    markErrorKind(this, "DatabaseDeadlineError");
     this.code = code;
   }
 }
@@ -152,7 +154,7 @@ function boundedTransactionSql(sql: TransactionSql, bounds: ClientBounds, state:
   const unsafe = sql.unsafe.bind(sql) as unknown as Unsafe;
   const onFailure = (error: unknown) => {
     if (isConnectionLost(error)) state.connectionLost = true;
-    if (state.connectionLost || (error instanceof DatabaseDeadlineError && error.code === "DATABASE_UNRESPONSIVE")) {
+    if (state.connectionLost || (isErrorKind<DatabaseDeadlineError>(error, "DatabaseDeadlineError") && error.code === "DATABASE_UNRESPONSIVE")) {
       state.giveUp(asError(error));
     }
   };

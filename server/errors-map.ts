@@ -1,6 +1,6 @@
 import { TRPCError } from "@trpc/server";
 import { ZodError } from "zod";
-import { AppError, dependencyUnavailable, internalError, validationError, type FieldIssue } from "./errors";
+import { AppError, dependencyUnavailable, isAppError, internalError, validationError, type FieldIssue } from "./errors";
 
 /** Connection-level failures of Postgres or its driver: the database, not the request, is at fault. */
 const UNAVAILABLE_NODE_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH"]);
@@ -47,7 +47,7 @@ export function zodIssuesToFields(error: ZodError): FieldIssue[] {
  */
 export function toAppError(error: unknown): AppError {
   for (const candidate of causes(error)) {
-    if (candidate instanceof AppError) return candidate;
+    if (isAppError(candidate)) return candidate;
   }
   // Only input validation is the client's fault; a ZodError from output validation is our bug.
   if (error instanceof TRPCError && error.code === "BAD_REQUEST" && error.cause instanceof ZodError) {

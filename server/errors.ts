@@ -1,3 +1,5 @@
+import { isErrorKind, markErrorKind } from "./error-kind";
+
 /**
  * The one error type of the service. Every failure a client can see is an AppError whose code is
  * one of the spec's codes; `codeToStatus` is the single table from code to HTTP status, and
@@ -56,6 +58,7 @@ export class AppError extends Error {
   ) {
     super(message, { cause: options.cause });
     this.name = "AppError";
+    markErrorKind(this, "AppError");
     this.code = code;
     this.details = options.details;
     this.headers = options.headers ?? {};
@@ -65,6 +68,9 @@ export class AppError extends Error {
     return codeToStatus[this.code];
   }
 }
+
+/** Any copy of AppError (server/error-kind.ts says why not `instanceof`). */
+export const isAppError = (value: unknown): value is AppError => isErrorKind<AppError>(value, "AppError");
 
 export type FieldIssue = { path: string; message: string };
 

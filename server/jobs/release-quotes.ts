@@ -1,7 +1,7 @@
 import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { carts } from "../../db/schema";
-import { AppError } from "../errors";
+import { isAppError } from "../errors";
 import type { CartRow } from "../services/cart-access";
 import { repriceCart } from "../services/cart-pricing";
 import { findLocation, type LocationWithMerchant } from "../services/locations";
@@ -80,7 +80,7 @@ async function locationOf(tx: Tx, cache: Map<string, LocationWithMerchant | null
       cache.set(id, await findLocation(tx, id, { allowSlug: false }));
     } catch (error) {
       // An unpublished location: its carts cannot be re-priced against it; leave them as they are.
-      if (error instanceof AppError && error.code === "NOT_FOUND") cache.set(id, null);
+      if (isAppError(error) && error.code === "NOT_FOUND") cache.set(id, null);
       else throw error;
     }
   }

@@ -3,7 +3,7 @@ import { validationError } from "../errors";
 import { toAppError } from "../errors-map";
 import { depsOrErrorResponse, errorResponse, logUnexpected } from "../http/rest-handler";
 import { newRequestId } from "../http/request-id";
-import { WebhookSignatureError } from "../integrations/payments/types";
+import { isWebhookSignatureError } from "../integrations/payments/types";
 import { logger } from "../log";
 import { settleCart } from "../services/checkout/finalizer";
 import { lostIntent, retrieveOrNull } from "../services/checkout/processor-calls";
@@ -30,7 +30,7 @@ export async function handleStripeWebhook(deps: AppDeps, request: Request, reque
     try {
       event = deps.payments.parseWebhookEvent(rawBody, request.headers.get("stripe-signature"), deps.now());
     } catch (error) {
-      if (error instanceof WebhookSignatureError) throw validationError("The webhook signature is not valid");
+      if (isWebhookSignatureError(error)) throw validationError("The webhook signature is not valid");
       throw error;
     }
     if (!event.type.startsWith("payment_intent.") || !event.intentId) return received(headers, false);

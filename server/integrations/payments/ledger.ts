@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { canonicalJson } from "../../domain/fingerprint";
+import { isErrorKind, markErrorKind } from "../../error-kind";
 
 /**
  * An in-memory model of Stripe's PaymentIntents: the statuses and transitions, Stripe's test
@@ -44,6 +45,8 @@ export type LedgerCustomer = { id: string; object: "customer"; email: string | n
 /** A card saved for reuse: attached to a customer until detached. */
 export type LedgerPaymentMethod = { id: string; object: "payment_method"; type: "card"; card: LedgerCard; customer: string | null; created: number };
 
+export const isLedgerError = (value: unknown): value is LedgerError => isErrorKind<LedgerError>(value, "LedgerError");
+
 export class LedgerError extends Error {
   readonly status: number;
   readonly body: LedgerErrorBody;
@@ -51,6 +54,7 @@ export class LedgerError extends Error {
   constructor(status: number, body: LedgerErrorBody) {
     super(body.message);
     this.name = "LedgerError";
+    markErrorKind(this, "LedgerError");
     this.status = status;
     this.body = body;
   }
@@ -305,7 +309,7 @@ export class PaymentIntentLedger {
       outcome = { ok: true, value: structuredClone(run()) };
     } catch (error) {
       // Like Stripe, a request refused before it ran (validation, state) stores nothing; a decline is a result.
-      if (!(error instanceof LedgerError) || error.status !== 402) throw error;
+      if (!isLedgerError(error) || error.status !== 402) throw error;
       outcome = { ok: false, error };
     }
     if (key !== undefined) this.replies.set(key, { request: signature, outcome });

@@ -1,4 +1,4 @@
-import { PaymentIntentLedger, LedgerError, type LedgerIntent } from "./ledger";
+import { PaymentIntentLedger, isLedgerError, type LedgerIntent } from "./ledger";
 import { toProcessorIntent, verifyStripeWebhook } from "./stripe-shape";
 import { PaymentProcessorError, type PaymentProcessor, type ProcessorIntent } from "./types";
 
@@ -17,7 +17,7 @@ export function createSimulatedProcessor(options: { webhookSecret: string; ledge
     try {
       return Promise.resolve(operation());
     } catch (error) {
-      if (error instanceof LedgerError) {
+      if (isLedgerError(error)) {
         const kind = error.status === 404 ? "not_found" : error.body.type === "idempotency_error" ? "rejected" : "invalid_request";
         return Promise.reject(new PaymentProcessorError(kind, error.message, { cause: error }));
       }
@@ -29,7 +29,7 @@ export function createSimulatedProcessor(options: { webhookSecret: string; ledge
     try {
       return Promise.resolve(toProcessorIntent(operation()));
     } catch (error) {
-      if (error instanceof LedgerError) {
+      if (isLedgerError(error)) {
         // A decline is an answer about the intent, not a failure of the call.
         if (error.status === 402 && error.body.payment_intent) return Promise.resolve(toProcessorIntent(error.body.payment_intent));
         if (error.status === 404) return Promise.reject(new PaymentProcessorError("not_found", error.message, { cause: error }));

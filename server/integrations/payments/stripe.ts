@@ -1,6 +1,6 @@
 import Stripe from "stripe";
 import { toProcessorIntent, verifyStripeWebhook } from "./stripe-shape";
-import { PaymentProcessorError, type PaymentProcessor, type ProcessorIntent } from "./types";
+import { isPaymentProcessorError, PaymentProcessorError, type PaymentProcessor, type ProcessorIntent } from "./types";
 
 export type StripeProcessorOptions = {
   secretKey: string;
@@ -91,7 +91,7 @@ export function createStripeProcessor(options: StripeProcessorOptions): PaymentP
         try {
           method = await translated(() => client.paymentMethods.retrieve(paymentMethodId));
         } catch (error) {
-          if (error instanceof PaymentProcessorError && (error.kind === "not_found" || error.kind === "invalid_request")) return false;
+          if (isPaymentProcessorError(error) && (error.kind === "not_found" || error.kind === "invalid_request")) return false;
           throw error;
         }
         const owner = typeof method.customer === "string" ? method.customer : method.customer?.id;

@@ -1,4 +1,5 @@
 import type { IntentTerms, ProcessorIntent } from "../../domain/payments";
+import { isErrorKind, markErrorKind } from "../../error-kind";
 
 export type { IntentTerms, ProcessorIntent };
 
@@ -18,6 +19,7 @@ export class PaymentProcessorError extends Error {
   constructor(kind: ProcessorErrorKind, message: string, options: { cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = "PaymentProcessorError";
+    markErrorKind(this, "PaymentProcessorError");
     this.kind = kind;
   }
 }
@@ -26,8 +28,13 @@ export class WebhookSignatureError extends Error {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super(message, { cause: options.cause });
     this.name = "WebhookSignatureError";
+    markErrorKind(this, "WebhookSignatureError");
   }
 }
+
+/** Any copy of these classes (server/error-kind.ts says why not `instanceof`). */
+export const isPaymentProcessorError = (value: unknown): value is PaymentProcessorError => isErrorKind<PaymentProcessorError>(value, "PaymentProcessorError");
+export const isWebhookSignatureError = (value: unknown): value is WebhookSignatureError => isErrorKind<WebhookSignatureError>(value, "WebhookSignatureError");
 
 /** The part of a verified webhook event the service acts on; the intent itself is re-read from the processor. */
 export type WebhookEvent = { id: string; type: string; intentId: string | null };

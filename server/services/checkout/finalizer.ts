@@ -3,7 +3,7 @@ import type { Tx } from "../../../db/client";
 import { carts, orders, paymentAttempts, paymentSessions } from "../../../db/schema";
 import type { AppDeps } from "../../app/deps";
 import { failureOf, intentCarriesTerms, intentTermsFor, type PaymentFailure, type ProcessorIntent } from "../../domain/payments";
-import { PaymentProcessorError } from "../../integrations/payments/types";
+import { isPaymentProcessorError } from "../../integrations/payments/types";
 import { logger } from "../../log";
 import { newId } from "../../security/tokens";
 import type { CartRow } from "../cart-access";
@@ -219,7 +219,7 @@ async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>):
   try {
     return await processorCall(() => deps.payments.confirmIntent({ intentId: step.intentId, paymentMethodId: step.paymentMethodId, idempotencyKey: step.idempotencyKey }));
   } catch (error) {
-    if (!(error instanceof PaymentProcessorError) || error.kind === "rejected" || error.kind === "unavailable") throw error;
+    if (!(isPaymentProcessorError(error)) || error.kind === "rejected" || error.kind === "unavailable") throw error;
     const current = (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId);
     if (error.kind !== "invalid_request" || current.status !== "requires_payment_method") return current;
     return { ...current, lastError: { code: "invalid_payment_method", message: "The card processor did not accept this payment method; try another card." } };
@@ -230,7 +230,7 @@ async function capture(deps: AppDeps, step: Extract<Step, { kind: "capture" }>):
   try {
     return await processorCall(() => deps.payments.captureIntent({ intentId: step.intentId, idempotencyKey: step.idempotencyKey }));
   } catch (error) {
-    if (!(error instanceof PaymentProcessorError) || (error.kind !== "invalid_state" && error.kind !== "not_found")) throw error;
+    if (!(isPaymentProcessorError(error)) || (error.kind !== "invalid_state" && error.kind !== "not_found")) throw error;
     // Captured by a concurrent finalizer (or canceled meanwhile): read what it is now.
     return (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId);
   }

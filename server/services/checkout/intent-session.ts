@@ -4,7 +4,7 @@ import { paymentSessions, type PendingIntentOperation } from "../../../db/schema
 import type { AppDeps } from "../../app/deps";
 import { planIntentChange, type IntentTerms, type ProcessorIntent } from "../../domain/payments";
 import { AppError } from "../../errors";
-import { PaymentProcessorError } from "../../integrations/payments/types";
+import { isPaymentProcessorError } from "../../integrations/payments/types";
 import { processorCall, retrieveOrNull } from "./processor-calls";
 
 type SessionRow = typeof paymentSessions.$inferSelect;
@@ -73,7 +73,7 @@ async function execute(deps: AppDeps, pending: PendingIntentOperation): Promise<
         return await processorCall(() => deps.payments.cancelIntent({ intentId: pending.intentId, idempotencyKey: pending.idempotencyKey }));
     }
   } catch (error) {
-    if (!(error instanceof PaymentProcessorError) || pending.op === "create") throw error;
+    if (!(isPaymentProcessorError(error)) || pending.op === "create") throw error;
     if (error.kind === "not_found") return null;
     // E.g. the customer confirmed the intent while we were amending it: record what it is now.
     if (error.kind === "invalid_state") return retrieveOrNull(deps, pending.intentId);

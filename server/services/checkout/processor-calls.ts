@@ -1,14 +1,14 @@
 import type { AppDeps } from "../../app/deps";
 import type { ProcessorIntent } from "../../domain/payments";
 import { dependencyUnavailable } from "../../errors";
-import { PaymentProcessorError } from "../../integrations/payments/types";
+import { isPaymentProcessorError } from "../../integrations/payments/types";
 
 /** A processor that cannot be reached is a 503 with Retry-After, like a lost database. */
 export async function processorCall<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof PaymentProcessorError && error.kind === "unavailable") throw dependencyUnavailable("The card processor", error);
+    if (isPaymentProcessorError(error) && error.kind === "unavailable") throw dependencyUnavailable("The card processor", error);
     throw error;
   }
 }
@@ -18,7 +18,7 @@ export async function retrieveOrNull(deps: AppDeps, intentId: string): Promise<P
   try {
     return await processorCall(() => deps.payments.retrieveIntent(intentId));
   } catch (error) {
-    if (error instanceof PaymentProcessorError && error.kind === "not_found") return null;
+    if (isPaymentProcessorError(error) && error.kind === "not_found") return null;
     throw error;
   }
 }
