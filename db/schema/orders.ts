@@ -35,7 +35,12 @@ export const paymentSessions = pgTable("payment_sessions", {
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
 });
 
-export type PaymentAttemptStatus = "pending" | "succeeded" | "failed";
+/**
+ * `needs_review`: a pending attempt the reconciliation job could not carry to an outcome while the
+ * card may hold money (server/services/checkout/finalizer.ts `releaseOrPark`): the cart stays
+ * LOCKED, out of every automatic path, until someone resolves it by hand.
+ */
+export type PaymentAttemptStatus = "pending" | "succeeded" | "failed" | "needs_review";
 
 /**
  * One reported payment of a cart (by the client, or discovered from a webhook). At most one is

@@ -3,10 +3,10 @@ import { carts, orders, paymentAttempts, paymentSessions } from "../../db/schema
 import type { AppDeps } from "../app/deps";
 import { toAppError } from "../errors-map";
 import { logger } from "../log";
-import { settleCart } from "../services/checkout/finalizer";
-import type { Job } from "./types";
+import { releaseOrPark, settleCart } from "../services/checkout/finalizer";
+import type { Job, JobReport } from "./types";
 
-type Outcome = "completed" | "released" | "pending" | "unchanged";
+type Outcome = "completed" | "released" | "pending" | "unchanged" | "parked";
 
 /**
  * Carries payments that nobody is carrying any more to their outcome, through the checkout
@@ -24,7 +24,8 @@ type Outcome = "completed" | "released" | "pending" | "unchanged";
  * payment that stays pending is not revisited within one run.
  */
 export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {
-  const counts: Record<Outcome | "errors", number> = { completed: 0, released: 0, pending: 0, unchanged: 0, errors: 0 };
+  const counts: Record<Outcome | "errors", number> = { completed: 0, released: 0, pending: 0, unchanged: 0, parked: 0, errors: 0 };
+  const attention: NonNullable<JobReport["attention"]> = [];
   let batches = 0;
   let complete = true;
   for (const select of [lockedCarts, openCartsWithIntents]) {
@@ -42,18 +43,19 @@ export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {
           break;
         }
         const result = await reconcileOne(deps, cartId);
-        if (result === "unavailable") {
+        if (result.outcome === "unavailable") {
           counts.errors += 1;
-          return { processed: counts.completed + counts.released, batches, complete: false, details: counts };
+          return { processed: counts.completed + counts.released, batches, complete: false, details: counts, attention };
         }
-        counts[result] += 1;
+        counts[result.outcome] += 1;
+        if (result.attention) attention.push(result.attention);
       }
       if (!complete || ids.length < batchSize) break;
       after = ids[ids.length - 1] ?? after;
     }
     if (!complete) break;
   }
-  return { processed: counts.completed + counts.released, batches, complete, details: counts };
+  return { processed: counts.completed + counts.released, batches, complete, details: counts, attention };
 };
 
 function cutoff(deps: AppDeps): Date {
@@ -93,21 +95,37 @@ async function openCartsWithIntents(deps: AppDeps, after: string, limit: number)
   return rows.map((row) => row.id);
 }
 
-/** One cart through the finalizer. A processor or database outage ends the run (the next one retries). */
-async function reconcileOne(deps: AppDeps, cartId: string): Promise<Outcome | "errors" | "unavailable"> {
+type Reconciled = { outcome: Outcome | "errors" | "unavailable"; attention?: NonNullable<JobReport["attention"]>[number] };
+
+/**
+ * One cart through the finalizer. A processor or database outage ends the run (the next one
+ * retries). Any other failure would recur on every run: the cart is released when the card holds
+ * nothing for it, else parked for review (`releaseOrPark`), and the report names it.
+ */
+async function reconcileOne(deps: AppDeps, cartId: string): Promise<Reconciled> {
   const before = await stateOf(deps, cartId);
   try {
     await settleCart(deps, cartId);
   } catch (error) {
     const appError = toAppError(error);
-    logger.error({ cartId, code: appError.code, err: appError.cause ?? error }, "payment reconciliation failed");
-    return appError.code === "DEPENDENCY_UNAVAILABLE" ? "unavailable" : "errors";
+    if (appError.code === "DEPENDENCY_UNAVAILABLE") {
+      logger.warn({ cartId, err: appError.cause ?? error }, "payment reconciliation: a dependency is unavailable; ending this run");
+      return { outcome: "unavailable" };
+    }
+    try {
+      const unsettled = await releaseOrPark(deps, cartId, error);
+      if (unsettled.outcome === "unchanged") return { outcome: "errors" };
+      return { outcome: unsettled.outcome, attention: { cartId, outcome: unsettled.outcome, reason: appError.code } };
+    } catch (releaseError) {
+      logger.error({ cartId, err: releaseError }, "payment reconciliation: could not release or park the cart");
+      return { outcome: toAppError(releaseError).code === "DEPENDENCY_UNAVAILABLE" ? "unavailable" : "errors" };
+    }
   }
   const after = await stateOf(deps, cartId);
-  if (after.ordered && !before.ordered) return "completed";
-  if (after.status === "LOCKED") return "pending";
-  if (before.status === "LOCKED" && after.status === "OPEN") return "released";
-  return "unchanged";
+  if (after.ordered && !before.ordered) return { outcome: "completed" };
+  if (after.status === "LOCKED") return { outcome: "pending" };
+  if (before.status === "LOCKED" && after.status === "OPEN") return { outcome: "released" };
+  return { outcome: "unchanged" };
 }
 
 async function stateOf(deps: AppDeps, cartId: string): Promise<{ status: string | undefined; ordered: boolean }> {

@@ -11,6 +11,11 @@ export type JobReport = {
   durationMs: number;
   /** Job-specific counts. */
   details: Record<string, number>;
+  /**
+   * Carts the run could not carry to an outcome the usual way (reconcile-payments): released (the
+   * card held nothing) or parked for manual review (it may hold money). Empty or absent when none.
+   */
+  attention?: { cartId: string; outcome: "released" | "parked"; reason: string }[];
 };
 
 export const jobNames = ["expire-carts", "prune-idempotency", "prune-sign-in", "reconcile-payments", "release-quotes"] as const;

@@ -4,6 +4,7 @@ import { carts, orders, paymentAttempts, paymentSessions } from "../../../db/sch
 import type { AppDeps } from "../../app/deps";
 import { failureOf, intentCarriesTerms, intentTermsFor, type PaymentFailure, type ProcessorIntent } from "../../domain/payments";
 import { isPaymentProcessorError } from "../../integrations/payments/types";
+import { toAppError } from "../../errors-map";
 import { logger } from "../../log";
 import { newId } from "../../security/tokens";
 import type { CartRow } from "../cart-access";
@@ -219,18 +220,79 @@ async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>):
   try {
     return await processorCall(() => deps.payments.confirmIntent({ intentId: step.intentId, paymentMethodId: step.paymentMethodId, idempotencyKey: step.idempotencyKey }));
   } catch (error) {
-    if (!(isPaymentProcessorError(error)) || error.kind === "rejected" || error.kind === "unavailable") throw error;
+    // Unreachable: the confirmation may have happened; the next caller sends it again with the same
+    // key. Not the processor's answer at all (a crash, a bug): the cart stays LOCKED for the next
+    // caller or the reconciliation job (`releaseOrPark`).
+    if (!isPaymentProcessorError(error) || error.kind === "unavailable") throw error;
+    // A refusal: what the intent is now decides. Unconfirmed, it holds no money and the attempt
+    // fails (the cart reopens); authorized meanwhile, it is carried on as usual.
     const current = (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId);
-    if (error.kind !== "invalid_request" || current.status !== "requires_payment_method") return current;
-    return { ...current, lastError: { code: "invalid_payment_method", message: "The card processor did not accept this payment method; try another card." } };
+    if (current.status !== "requires_payment_method" && current.status !== "requires_confirmation") return current;
+    const invalidMethod = error.kind === "invalid_request";
+    logger.warn({ intentId: step.intentId, err: error }, "the card processor refused a confirmation");
+    return { ...current, status: "requires_payment_method", lastError: invalidMethod ? INVALID_PAYMENT_METHOD : PROCESSOR_REFUSED };
   }
+}
+
+const INVALID_PAYMENT_METHOD = { code: "invalid_payment_method", message: "The card processor did not accept this payment method; try another card." };
+const PROCESSOR_REFUSED = { code: "processor_error", message: "The card processor could not complete this payment and nothing was charged; try again or use another card." };
+
+/** A failure that a later try may not meet: the processor or the database out of reach. */
+function isTransient(error: unknown): boolean {
+  if (isPaymentProcessorError(error)) return error.kind === "unavailable";
+  return toAppError(error).code === "DEPENDENCY_UNAVAILABLE";
+}
+
+/** Intent states in which the card holds no money for this cart. */
+const HOLDS_NO_MONEY: ReadonlySet<ProcessorIntent["status"]> = new Set(["requires_payment_method", "requires_confirmation", "requires_action", "canceled"]);
+
+export type Unsettled = { outcome: "released" | "parked" | "unchanged"; intentId?: string };
+
+/**
+ * For a LOCKED cart whose settlement failed for a reason a retry will not cure (a bug, a
+ * processor refusing us): release the cart when the card holds no money for it (the attempt fails,
+ * the customer may pay again), else park the attempt as `needs_review` so that no automatic path
+ * meets it again, and say so in the logs. A processor or database outage is thrown, never parked.
+ */
+export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknown): Promise<Unsettled> {
+  const [pending] = await deps.database.db
+    .select({ intentId: paymentAttempts.intentId })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.cartId, cartId), eq(paymentAttempts.status, "pending")));
+  if (!pending) return { outcome: "unchanged" };
+  let intent: ProcessorIntent | undefined;
+  try {
+    intent = (await retrieveOrNull(deps, pending.intentId)) ?? lostIntent(pending.intentId);
+  } catch (error) {
+    if (isTransient(error)) throw error;
+    intent = undefined;
+  }
+  return deps.database.db.transaction(async (tx): Promise<Unsettled> => {
+    const [cart] = await tx.select().from(carts).where(eq(carts.id, cartId)).for("update");
+    const [attempt] = await tx
+      .select()
+      .from(paymentAttempts)
+      .where(and(eq(paymentAttempts.cartId, cartId), eq(paymentAttempts.status, "pending")));
+    if (!cart || !attempt || attempt.intentId !== pending.intentId) return { outcome: "unchanged" };
+    if (intent && HOLDS_NO_MONEY.has(intent.status)) {
+      await failAttempt(tx, deps, cart, attempt, PROCESSOR_REFUSED);
+      logger.warn({ cartId, intentId: attempt.intentId, err: cause }, "payment settlement failed; the card holds nothing, so the cart was released");
+      return { outcome: "released", intentId: attempt.intentId };
+    }
+    await tx.update(paymentAttempts).set({ status: "needs_review", resolvedAt: deps.now() }).where(eq(paymentAttempts.id, attempt.id));
+    logger.error(
+      { cartId, intentId: attempt.intentId, intentStatus: intent?.status ?? "unreadable", err: cause },
+      "payment settlement failed and the card may hold money: attempt parked for manual review",
+    );
+    return { outcome: "parked", intentId: attempt.intentId };
+  });
 }
 
 async function capture(deps: AppDeps, step: Extract<Step, { kind: "capture" }>): Promise<ProcessorIntent> {
   try {
     return await processorCall(() => deps.payments.captureIntent({ intentId: step.intentId, idempotencyKey: step.idempotencyKey }));
   } catch (error) {
-    if (!(isPaymentProcessorError(error)) || (error.kind !== "invalid_state" && error.kind !== "not_found")) throw error;
+    if (!isPaymentProcessorError(error) || (error.kind !== "invalid_state" && error.kind !== "not_found")) throw error;
     // Captured by a concurrent finalizer (or canceled meanwhile): read what it is now.
     return (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId);
   }

@@ -73,7 +73,7 @@ async function execute(deps: AppDeps, pending: PendingIntentOperation): Promise<
         return await processorCall(() => deps.payments.cancelIntent({ intentId: pending.intentId, idempotencyKey: pending.idempotencyKey }));
     }
   } catch (error) {
-    if (!(isPaymentProcessorError(error)) || pending.op === "create") throw error;
+    if (!isPaymentProcessorError(error) || pending.op === "create") throw error;
     if (error.kind === "not_found") return null;
     // E.g. the customer confirmed the intent while we were amending it: record what it is now.
     if (error.kind === "invalid_state") return retrieveOrNull(deps, pending.intentId);

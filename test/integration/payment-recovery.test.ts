@@ -1,0 +1,134 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { paymentAttempts } from "../../db/schema";
+import { createSimulatedProcessor } from "../../server/integrations/payments/simulated";
+import { PaymentProcessorError, type PaymentProcessor } from "../../server/integrations/payments/types";
+import { runJob } from "../../server/jobs/run";
+import { orderCount, orderResult, pay, paymentSession, pricedCart, readCart, type CheckoutCart, type ResultBody } from "../checkout-helpers";
+import { createTestApp, type TestApp } from "../harness";
+
+/**
+ * A payment that fails for any reason other than a decline must leave the cart where the customer
+ * or the reconciliation job can carry it on; a job run that meets a failure it cannot cure releases
+ * the cart (the card holds nothing) or parks it for review (it may hold money), and says which.
+ */
+const simulated = createSimulatedProcessor({ webhookSecret: "whsec_recovery_test" });
+const faults = { confirm: undefined as Error | undefined, capture: undefined as Error | undefined, retrieveFailures: 0 };
+
+function faulty(inner: PaymentProcessor): PaymentProcessor {
+  return {
+    ...inner,
+    createOrUpdateIntent: (request) => inner.createOrUpdateIntent(request),
+    retrieveIntent: (intentId) => {
+      if (faults.retrieveFailures > 0) {
+        faults.retrieveFailures -= 1;
+        return Promise.reject(new PaymentProcessorError("rejected", "retrieve refused (test)"));
+      }
+      return inner.retrieveIntent(intentId);
+    },
+    confirmIntent: (request) => (faults.confirm ? Promise.reject(faults.confirm) : inner.confirmIntent(request)),
+    captureIntent: (request) => (faults.capture ? Promise.reject(faults.capture) : inner.captureIntent(request)),
+    cancelIntent: (request) => inner.cancelIntent(request),
+  };
+}
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp({ overrides: () => ({ payments: faulty(simulated) }) });
+});
+afterAll(async () => {
+  await app.close();
+});
+beforeEach(() => {
+  faults.confirm = undefined;
+  faults.capture = undefined;
+  faults.retrieveFailures = 0;
+});
+
+async function readyToPay(): Promise<CheckoutCart> {
+  const cart = await pricedCart(app);
+  const session = await paymentSession(app, cart);
+  expect(session.status).toBe(200);
+  cart.etag = session.headers.get("etag") ?? cart.etag;
+  return cart;
+}
+
+async function attemptStatuses(cartId: string): Promise<string[]> {
+  const rows = await app.deps.database.db.select({ status: paymentAttempts.status }).from(paymentAttempts).where(eq(paymentAttempts.cartId, cartId));
+  return rows.map((row) => row.status).sort();
+}
+
+/** The payments' idle time before the job takes them over. */
+function passReconcileDelay(): void {
+  app.clock.now = new Date(app.clock.now.getTime() + (app.env.PAYMENT_RECONCILE_AFTER_SECONDS + 1) * 1000);
+}
+
+describe("a confirmation the processor refuses", () => {
+  it("refused as misconfigured (rejected): the attempt fails, the cart reopens, another card then pays", async () => {
+    const cart = await readyToPay();
+    faults.confirm = new PaymentProcessorError("rejected", "No such API key (test)");
+    const refused = await pay(app, cart, "pm_card_visa");
+    expect(refused.status).toBe(200);
+    expect((refused.body as ResultBody).status).toBe("failed");
+    expect((refused.body as ResultBody).failure?.code).toBe("processor_error");
+    expect((await readCart(app, cart)).status).toBe("OPEN");
+
+    faults.confirm = undefined;
+    await paymentSession(app, cart);
+    const paid = await pay(app, cart, "pm_card_visa");
+    expect(paid.status).toBe(200);
+    expect(["order_pending", "completed"]).toContain((paid.body as ResultBody).status);
+    expect(await orderCount(app, cart.cartId)).toBe(1);
+  });
+});
+
+describe("reconcile-payments meets a failure it cannot cure", () => {
+  it("releases a cart whose card holds nothing, names it, and leaves nothing for the next run", async () => {
+    const cart = await readyToPay();
+    // The confirmation is refused and the intent cannot be read at that moment: the request fails and the cart stays LOCKED.
+    faults.confirm = new PaymentProcessorError("rejected", "refused (test)");
+    faults.retrieveFailures = 1;
+    const failed = await pay(app, cart, "pm_card_visa");
+    expect(failed.status).toBe(500);
+    expect((await readCart(app, cart)).status).toBe("LOCKED");
+
+    // Every later try meets the same refusal; the intent is readable again and shows nothing authorized.
+    passReconcileDelay();
+    faults.retrieveFailures = 1;
+    const report = await runJob(app.deps, "reconcile-payments");
+    expect(report.attention).toEqual([{ cartId: cart.cartId, outcome: "released", reason: "INTERNAL_ERROR" }]);
+    expect(report.details.released).toBe(1);
+    expect((await readCart(app, cart)).status).toBe("OPEN");
+    expect(await attemptStatuses(cart.cartId)).toEqual(["failed"]);
+    const result = await orderResult(app, cart);
+    expect((result.body as ResultBody).failure?.code).toBe("processor_error");
+
+    const next = await runJob(app.deps, "reconcile-payments");
+    expect(next.attention).toEqual([]);
+    expect(next.details.errors).toBe(0);
+  });
+
+  it("parks a cart whose card is authorized but cannot be captured: LOCKED, out of every automatic path, named once", async () => {
+    const cart = await readyToPay();
+    faults.capture = new PaymentProcessorError("rejected", "capture refused (test)");
+    const failed = await pay(app, cart, "pm_card_visa");
+    expect(failed.status).toBe(500);
+    expect((await readCart(app, cart)).status).toBe("LOCKED");
+
+    passReconcileDelay();
+    const report = await runJob(app.deps, "reconcile-payments");
+    expect(report.attention).toEqual([{ cartId: cart.cartId, outcome: "parked", reason: "INTERNAL_ERROR" }]);
+    expect(report.details.parked).toBe(1);
+    expect(await attemptStatuses(cart.cartId)).toEqual(["needs_review"]);
+    // The customer is not told it failed (the card holds money) and cannot pay a second time.
+    expect((await readCart(app, cart)).status).toBe("LOCKED");
+    expect(((await orderResult(app, cart)).body as ResultBody).status).toBe("payment_pending");
+    const again = await pay(app, cart, "pm_card_visa");
+    expect(((again.body as ResultBody) ?? {}).status).toBe("payment_pending");
+    expect(await orderCount(app, cart.cartId)).toBe(0);
+
+    const next = await runJob(app.deps, "reconcile-payments");
+    expect(next.attention).toEqual([]);
+    expect(next.details.errors).toBe(0);
+  });
+});
