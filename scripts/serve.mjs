@@ -1,6 +1,7 @@
 // `npm start`: serves the production build behind a plain node:http server that stamps each
 // request with its TCP peer address (after deleting any client-sent copy of that header), so the
 // rate limit's client address can never be chosen by the client. See server/http/client-ip.ts.
+import { AsyncLocalStorage } from "node:async_hooks";
 import { createServer } from "node:http";
 import next from "next";
 
@@ -10,6 +11,11 @@ const PEER_ADDRESS_HEADER = "x-storefront-peer-address";
 globalThis[Symbol.for("storefront-ordering-service.peerAddressStamper")] = true;
 const port = Number(process.env.PORT ?? 3000);
 const hostname = process.env.HOSTNAME ?? "0.0.0.0";
+
+// Tests of the production build only (server/env.ts refuses it on Vercel): each request runs at the
+// time its X-Test-Clock header names, read by server/app/test-clock.ts through this registered symbol.
+const testClock = process.env.TEST_CLOCK_CONTROL === "true" ? new AsyncLocalStorage() : undefined;
+if (testClock) globalThis[Symbol.for("storefront-ordering-service.test-clock")] = testClock;
 
 const app = next({ dev: false, hostname, port });
 const handle = app.getRequestHandler();
@@ -36,6 +42,9 @@ const server = createServer((req, res) => {
   delete req.headers[PEER_ADDRESS_HEADER];
   const address = req.socket.remoteAddress ?? "unknown";
   req.headers[PEER_ADDRESS_HEADER] = address.startsWith("::ffff:") ? address.slice(7) : address;
+  const at = req.headers["x-test-clock"];
+  delete req.headers["x-test-clock"];
+  if (testClock && typeof at === "string") return void testClock.run(at, () => handle(req, res));
   void handle(req, res);
 });
 server.keepAliveTimeout = 65_000;

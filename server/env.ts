@@ -157,6 +157,14 @@ const envSchema = z
     E2E_ADMIN_ROUTES: flag(false),
 
     /**
+     * Lets the tests of the production build set the time each request sees (header X-Test-Clock,
+     * read by scripts/serve.mjs; server/app/test-clock.ts), so the same integration tests that move
+     * the clock in-process run against `npm start`. Only the test harness sets it; refused on Vercel
+     * and must stay off in every deployment.
+     */
+    TEST_CLOCK_CONTROL: flag(false),
+
+    /**
      * Check every response against its procedure's output schema (server/trpc/response-validation.ts).
      * Unset: on, except with NODE_ENV=production.
      */
@@ -193,6 +201,9 @@ const envSchema = z
     }
     if (env.E2E_ADMIN_ROUTES && env.VERCEL) {
       ctx.addIssue({ code: "custom", path: ["E2E_ADMIN_ROUTES"], message: "must not be enabled in a deployment: it lets anyone change the catalog" });
+    }
+    if (env.TEST_CLOCK_CONTROL && env.VERCEL) {
+      ctx.addIssue({ code: "custom", path: ["TEST_CLOCK_CONTROL"], message: "must not be enabled in a deployment: it lets any client choose the time the service sees" });
     }
     if (Boolean(env.COURIER_API_URL) !== Boolean(env.COURIER_API_KEY)) {
       ctx.addIssue({ code: "custom", path: ["COURIER_API_KEY"], message: "COURIER_API_URL and COURIER_API_KEY go together" });
@@ -247,6 +258,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     warnings.push(`migrations would run through a transaction-mode pooler (${migrationPooler}): set DATABASE_URL_UNPOOLED (or POSTGRES_URL_NON_POOLING) to the direct URL so the migration lock holds`);
   }
   if (!env.AUTH_SECRET && env.NODE_ENV === "production") warnings.push("AUTH_SECRET is unset: a fixed development secret seals stored responses; set 32+ random characters");
+  if (env.TEST_CLOCK_CONTROL) warnings.push("TEST_CLOCK_CONTROL is on: clients can set the time this service sees (X-Test-Clock); for the test harness only");
   if (!env.CRON_SECRET && env.VERCEL_ENV === "production") warnings.push("CRON_SECRET is unset: the background-job routes answer 404, so Vercel Cron cannot run them");
   return {
     ...env,

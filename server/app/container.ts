@@ -11,6 +11,7 @@ import { createRateLimiter } from "../integrations/rate-limit";
 import { createResponseCache } from "../http/response-cache";
 import type { AppDeps } from "./deps";
 import { localSecret } from "./local-secret";
+import { serviceClock } from "./test-clock";
 
 /**
  * The database: Postgres when DATABASE_URL is set (migrated by `npm run db:migrate`), else the
@@ -53,7 +54,7 @@ export async function buildIntegrations(env: Env, now: () => Date): Promise<Omit
 
 export async function buildDeps(configured: Env): Promise<AppDeps> {
   const env = withServerSecret(configured);
-  const now = () => new Date();
+  const now = serviceClock(env.TEST_CLOCK_CONTROL);
   const [database, integrations] = await Promise.all([openDatabase(env), buildIntegrations(env, now)]);
   return { env, database, ...integrations, now };
 }
