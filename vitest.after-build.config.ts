@@ -1,24 +1,68 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * Tests of the production build (`next build` output, served by `node scripts/serve.mjs`): several
- * server processes against one Postgres and one Redis, and start-up with an invalid deployment
- * configuration. scripts/test.sh runs them right after `next build`; they need Postgres at
+ * Tests of the production build (`next build` output, served by `node scripts/serve.mjs`, i.e.
+ * `npm start`). scripts/test.sh runs them right after `next build`; they need Postgres at
  * 127.0.0.1:5432 (TEST_POSTGRES_ADMIN_URL) and Redis at 127.0.0.1:6379 and fail, not skip, without.
+ *
+ * - after-build: several server processes against one Postgres and one Redis, and start-up with an
+ *   invalid deployment configuration.
+ * - production-build: integration test files run unchanged through HTTP against `npm start`
+ *   (test/harness.ts, TEST_TARGET=production): one server per test app, on its own database. The
+ *   bundle is not the source (it can hold two copies of a module, drop a file, reorder start-up), so
+ *   every route kind, every checkout, webhook and job test is shown here too. A file is listed here
+ *   unless it needs the in-process app (dependency overrides such as a crashing processor, a fault
+ *   proxy in front of the database, a distinct client address per request); those stay in-process.
  */
+export const productionBuildFiles = [
+  "test/integration/smoke.test.ts",
+  "test/integration/rules.test.ts",
+  "test/integration/catalog.test.ts",
+  "test/integration/carts.test.ts",
+  "test/integration/checkout.test.ts",
+  "test/integration/checkout-stripe.test.ts",
+  "test/integration/jobs.test.ts",
+  "test/integration/delivery.test.ts",
+  "test/integration/revalidation.test.ts",
+  "test/integration/customer-auth.test.ts",
+  "test/integration/customer-data.test.ts",
+  "test/integration/customer-rpc.test.ts",
+];
+
+const alias = { "@": new URL(".", import.meta.url).pathname };
+
 export default defineConfig({
-  resolve: { alias: { "@": new URL(".", import.meta.url).pathname } },
+  resolve: { alias },
   test: {
-    name: "after-build",
-    include: ["test/after-build/**/*.test.ts"],
-    globalSetup: ["test/after-build/global-setup.ts"],
-    setupFiles: ["test/log-capture.ts"],
-    env: { TEST_DATABASE: "postgres" },
-    testTimeout: 60_000,
-    hookTimeout: 120_000,
-    pool: "forks",
     // The servers are the load; one test file at a time on a 2-core machine.
+    pool: "forks",
     maxWorkers: 1,
     fileParallelism: false,
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: "after-build",
+          include: ["test/after-build/**/*.test.ts"],
+          globalSetup: ["test/after-build/global-setup.ts"],
+          setupFiles: ["test/log-capture.ts"],
+          env: { TEST_DATABASE: "postgres" },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: "production-build",
+          include: productionBuildFiles,
+          globalSetup: ["test/after-build/global-setup.ts"],
+          setupFiles: ["test/log-capture.ts"],
+          env: { TEST_DATABASE: "postgres", TEST_TARGET: "production" },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
   },
 });

@@ -7,6 +7,10 @@ import type { AppDeps } from "../server/app/deps";
 import { parseEnv, type Env } from "../server/env";
 import { buildIntegrations } from "../server/app/container";
 import { createRestHandler, REST_PREFIX } from "../server/http/rest-handler";
+import { createRpcHandler } from "../server/http/rpc-handler";
+import { createJobsHandler } from "../server/jobs/http";
+import { createStripeWebhookHandler } from "../server/webhooks/stripe";
+import { startServer, waitUntilReady } from "./after-build/servers";
 import { declarePeerAddressStamping, PEER_ADDRESS_HEADER } from "../server/http/client-ip";
 import { inject } from "vitest";
 import { ADMIN_URL, databaseUrl } from "./postgres-template";
@@ -18,6 +22,12 @@ export const DUNE = { merchantSlug: "dune-grill", locationId: "loc_dune_grill_ma
 
 export type TestDatabaseKind = "pglite" | "postgres";
 export const databaseKind: TestDatabaseKind = process.env.TEST_DATABASE === "postgres" ? "postgres" : "pglite";
+
+const databaseUrls = new WeakMap<DatabaseHandle, string>();
+/** The connection URL of a Postgres test database made by openTestDatabase (the production target's server connects to it too). */
+export function databaseUrlOf(database: DatabaseHandle): string | undefined {
+  return databaseUrls.get(database);
+}
 
 export type TestDatabaseOptions = {
   /** Postgres only: connect through this address (a fault proxy in front of the server) instead of the server's own. */
@@ -51,7 +61,7 @@ export async function openTestDatabase(kind: TestDatabaseKind = databaseKind, op
     DATABASE_STATEMENT_TIMEOUT_MS: 15_000,
     ...options.settings,
   });
-  return {
+  const opened: DatabaseHandle = {
     ...handle,
     close: async () => {
       await handle.close();
@@ -60,14 +70,25 @@ export async function openTestDatabase(kind: TestDatabaseKind = databaseKind, op
       await cleanup.end();
     },
   };
+  databaseUrls.set(opened, databaseUrl(name));
+  return opened;
 }
 
 export type TestApp = {
+  /** Where the requests go: this process's handlers over the source, or `npm start` serving the production build. */
+  target: TestTarget;
+  /**
+   * The dependencies over the service's database, for setting up and reading back state. With the
+   * production target they are this process's own over the same database: the server has its own.
+   */
   deps: AppDeps;
   env: Env;
-  /** Moves the clock the service sees. */
+  /** Moves the clock the service sees (the production target sends it as X-Test-Clock). */
   clock: { now: Date };
+  /** A REST operation, by its path under the API prefix; the answer is checked against the OpenAPI document. */
   call: (method: string, path: string, options?: CallOptions) => Promise<TestResponse>;
+  /** Any route of the service by its full path (`/api/trpc/...`, `/api/webhooks/stripe`, `/api/jobs/...`), as a client sends it. */
+  fetch: (request: Request) => Promise<Response>;
   close: () => Promise<void>;
 };
 
@@ -88,20 +109,35 @@ export type TestResponse = { status: number; headers: Headers; body: unknown; te
 export type TestAppOptions = {
   env?: Record<string, string>;
   database?: DatabaseHandle;
-  /** Replaces dependencies built from env (e.g. a courier or payment fake). */
+  /**
+   * Replaces dependencies built from env (e.g. a courier or payment fake). In-process only: a test
+   * file that needs one cannot run against the production build (vitest.after-build.config.ts).
+   */
   overrides?: (deps: AppDeps) => Partial<AppDeps>;
 };
 
+/**
+ * `production` (TEST_TARGET=production, set by the production-build project of
+ * vitest.after-build.config.ts): the same tests through HTTP against `npm start` serving the
+ * `next build` output, on real Postgres, because the bundle is not the source.
+ */
+export type TestTarget = "in-process" | "production";
+export const testTarget: TestTarget = process.env.TEST_TARGET === "production" ? "production" : "in-process";
+
 export async function createTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  if (testTarget === "production" && options.overrides) {
+    throw new Error("dependency overrides need the in-process app: leave this file out of the production-build project");
+  }
   // `call` stands in for scripts/serve.mjs: it sets the peer address header on every request.
   declarePeerAddressStamping();
-  const env = parseEnv({ NODE_ENV: "test", CLIENT_IP_SOURCE: "socket", RATE_LIMIT_MAX: "100000", ...options.env });
+  const configured = { CLIENT_IP_SOURCE: "socket", RATE_LIMIT_MAX: "100000", ...options.env };
+  const env = parseEnv({ NODE_ENV: "test", ...(testTarget === "production" ? productionTestEnv(configured) : configured) });
   const database = options.database ?? (await openTestDatabase());
   const clock = { now: new Date() };
   const now = () => clock.now;
   const built: AppDeps = { env, database, ...(await buildIntegrations(env, now)), now };
   const deps: AppDeps = { ...built, ...options.overrides?.(built) };
-  const handler = createRestHandler(() => Promise.resolve(deps));
+  const transport = testTarget === "production" ? await productionTransport(configured, database, clock) : inProcessTransport(deps);
 
   async function call(method: string, path: string, callOptions: CallOptions = {}): Promise<TestResponse> {
     const headers = new Headers(callOptions.headers);
@@ -112,7 +148,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       if (!headers.has("content-type")) headers.set("content-type", "application/json");
     }
     const request = new Request(`http://localhost${REST_PREFIX}${path}`, { method, headers, body });
-    const response = await handler(request);
+    const response = await transport.fetch(request);
     const text = await response.text();
     let parsed: unknown = undefined;
     try {
@@ -135,14 +171,73 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   }
 
   return {
+    target: testTarget,
     deps,
     env,
     clock,
     call,
+    fetch: (request) => transport.fetch(request),
     close: async () => {
+      await transport.close();
       await deps.rateLimiter.close?.();
       if (!options.database) await database.close();
     },
+  };
+}
+
+type Transport = { fetch: (request: Request) => Promise<Response>; close: () => Promise<void> };
+
+/** Each route's handler over `deps`, dispatched by path as the app's route files do. */
+function inProcessTransport(deps: AppDeps): Transport {
+  const getDeps = () => Promise.resolve(deps);
+  const rest = createRestHandler(getDeps);
+  const rpc = createRpcHandler(getDeps);
+  const webhook = createStripeWebhookHandler(getDeps);
+  const jobs = createJobsHandler(getDeps);
+  return {
+    fetch: (request) => {
+      const { pathname } = new URL(request.url);
+      if (pathname.startsWith("/api/trpc/")) return rpc(request);
+      if (pathname === "/api/webhooks/stripe") return webhook(request);
+      if (pathname.startsWith("/api/jobs/")) return jobs(request, decodeURIComponent(pathname.slice("/api/jobs/".length)));
+      return rest(request);
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+/** The production server's configuration for a test app: what the in-process app would run with, on Postgres, with the test clock. */
+function productionTestEnv(configured: Record<string, string>): Record<string, string> {
+  return {
+    // Tests change the catalog behind the service's back; the server's memory must not hide that.
+    RESPONSE_CACHE_TTL_MS: "0",
+    AUTH_SECRET: PRODUCTION_TEST_SECRET,
+    ...configured,
+    TEST_CLOCK_CONTROL: "true",
+  };
+}
+const PRODUCTION_TEST_SECRET = "production-build-test-secret-0123456789";
+
+/** `npm start` over the test's database: requests go to it over HTTP, stamped with the test's clock. */
+async function productionTransport(configured: Record<string, string>, database: DatabaseHandle, clock: { now: Date }): Promise<Transport> {
+  const url = databaseUrlOf(database);
+  if (!url) throw new Error("the production target needs a Postgres test database (openTestDatabase on TEST_DATABASE=postgres)");
+  const server = await startServer("production-target", { ...productionTestEnv(configured), DATABASE_URL: url });
+  try {
+    await waitUntilReady(server);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return {
+    fetch: async (request) => {
+      const { pathname, search } = new URL(request.url);
+      const headers = new Headers(request.headers);
+      headers.set("x-test-clock", clock.now.toISOString());
+      const body = request.body ? await request.arrayBuffer() : undefined;
+      return fetch(`${server.url}${pathname}${search}`, { method: request.method, headers, body, redirect: "manual" });
+    },
+    close: () => server.stop(),
   };
 }
 

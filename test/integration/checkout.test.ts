@@ -2,13 +2,11 @@ import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { carts, locations, orderLines, orders, paymentSessions, products, receipts } from "../../db/schema";
-import { createRpcHandler } from "../../server/http/rpc-handler";
-import { createSimulatedProcessor } from "../../server/integrations/payments/simulated";
+import type { PaymentIntentLedger } from "../../server/integrations/payments/ledger";
 import {
   attemptsOf,
   cartUrl,
   completedOrder,
-  crashSwitch,
   orderCount,
   orderResult,
   passAcceptance,
@@ -21,18 +19,24 @@ import {
   type SessionBody,
 } from "../checkout-helpers";
 import { createTestApp, HARBOR, idemKey, mutate, startCart, type TestApp } from "../harness";
+import { processorForTarget, type ProcessorUnderTest } from "../processor-target";
 
-/** Checkout on the embedded default (the simulated processor), through the REST paths. */
-const simulated = createSimulatedProcessor({ webhookSecret: "whsec_checkout_test" });
-const ledger = simulated.ledger;
-const crash = crashSwitch();
-
+/**
+ * Checkout through the REST paths: on the embedded default (the simulated processor) in-process,
+ * and with the production build's Stripe SDK against the local fake (test/processor-target.ts).
+ * Crashes at chosen points of a payment: checkout-crash.test.ts (in-process only).
+ */
+let processor: ProcessorUnderTest;
+let ledger: PaymentIntentLedger;
 let app: TestApp;
 beforeAll(async () => {
-  app = await createTestApp({ overrides: () => ({ payments: crash.wrap(simulated) }) });
+  processor = await processorForTarget(() => app.clock.now, "whsec_checkout_test");
+  app = await createTestApp({ env: processor.env });
+  ledger = processor.ledgerOf(app);
 });
 afterAll(async () => {
   await app.close();
+  await processor.close();
 });
 
 const chargesOf = (intentId: string) => ledger.charges.filter((charge) => charge.intentId === intentId);
@@ -132,23 +136,6 @@ describe("payment session", () => {
     expect((response.body as { code: string }).code).toBe("CART_IMMUTABLE");
   });
 
-  it("recovers from a crash after the intent was created but before it was recorded: one intent", async () => {
-    const cart = await pricedCart(app);
-    const intents = ledger.intentCount;
-    crash.after = "createOrUpdateIntent";
-    const crashed = await paymentSession(app, cart);
-    expect(crashed.status).toBe(500);
-    expect(crashed.text).not.toMatch(/simulated crash/);
-    const [pending] = await app.deps.database.db.select().from(paymentSessions).where(eq(paymentSessions.cartId, cart.cartId));
-    expect(pending?.pending).toMatchObject({ op: "create" });
-    const retried = await paymentSession(app, cart);
-    expect(retried.status, retried.text).toBe(200);
-    expect(ledger.intentCount).toBe(intents + 1);
-    const paid = await pay(app, cart, "pm_card_visa");
-    expect((paid.body as ResultBody).status).toBe("order_pending");
-    expect(chargesOf(await sessionIntent(cart.cartId))).toHaveLength(1);
-    expect(await orderCount(app, cart.cartId)).toBe(1);
-  });
 });
 
 describe("payments and the order result", () => {
@@ -179,7 +166,7 @@ describe("payments and the order result", () => {
       cardLast4: "4242",
       customerId: null,
       fulfilmentMethod: "takeout",
-      processor: "simulated",
+      processor: processor.name,
     });
     expect(order?.totals.orderTotalWithServiceFee).toBe(cartBefore.orderTotalWithServiceFeeAmount);
     const lines = await app.deps.database.db.select().from(orderLines).where(eq(orderLines.orderId, order?.id ?? ""));
@@ -316,40 +303,6 @@ describe("payments and the order result", () => {
     expect((await attemptsOf(app, cart.cartId))).toHaveLength(1);
   });
 
-  it("a crash after the card was confirmed leaves the cart LOCKED; the next poll finishes with the same confirmation: one charge", async () => {
-    const cart = await pricedCart(app);
-    await paymentSession(app, cart);
-    crash.after = "confirmIntent";
-    const crashed = await pay(app, cart, "pm_card_visa");
-    expect(crashed.status).toBe(500);
-    const locked = await readCart(app, cart);
-    expect(locked.status).toBe("LOCKED");
-    const blocked = await mutate(app, { ...cart, etag: `"cart-${locked.revision}"` }, "PUT", "/gratuity", { rate: "0.15" });
-    expect((blocked.body as { code: string }).code).toBe("CART_IMMUTABLE");
-    const intentId = await sessionIntent(cart.cartId);
-    expect(ledger.retrieve(intentId).status).toBe("requires_capture");
-
-    const polled = await orderResult(app, cart);
-    expect(polled.body).toMatchObject({ status: "order_pending" });
-    expect(chargesOf(intentId)).toHaveLength(1);
-    expect(await orderCount(app, cart.cartId)).toBe(1);
-    expect((await readCart(app, cart)).status).toBe("COMPLETED");
-  });
-
-  it("a crash after the capture: the retry of the same request finds the money taken and places the one order", async () => {
-    const cart = await pricedCart(app);
-    await paymentSession(app, cart);
-    const key = idemKey();
-    crash.after = "captureIntent";
-    expect((await pay(app, cart, "pm_card_visa", { key })).status).toBe(500);
-    expect(await orderCount(app, cart.cartId)).toBe(0);
-    const retried = await pay(app, cart, "pm_card_visa", { key });
-    expect(retried.status, retried.text).toBe(200);
-    expect((retried.body as ResultBody).status).toBe("order_pending");
-    expect(chargesOf(await sessionIntent(cart.cartId))).toHaveLength(1);
-    expect(await orderCount(app, cart.cartId)).toBe(1);
-  });
-
   it("copies the cart's customer onto the order", async () => {
     const cart = await pricedCart(app);
     await app.deps.database.db.update(carts).set({ customerId: "cus_test_checkout" }).where(eq(carts.id, cart.cartId));
@@ -461,9 +414,8 @@ describe("cart revisions around a payment", () => {
 
 describe("typed RPC", () => {
   it("serves the same checkout procedures at /api/trpc, with the same rules", async () => {
-    const rpc = createRpcHandler(() => Promise.resolve(app.deps));
     const cart = await pricedCart(app);
-    const call = (procedure: string, init: RequestInit) => rpc(new Request(`http://localhost/api/trpc/${procedure}`, init));
+    const call = (procedure: string, init: RequestInit) => app.fetch(new Request(`http://localhost/api/trpc/${procedure}`, init));
     const ids = { locationId: cart.locationId, cartId: cart.cartId };
 
     const session = await call("checkout.paymentSession", {

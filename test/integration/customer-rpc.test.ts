@@ -1,6 +1,5 @@
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createRpcHandler } from "../../server/http/rpc-handler";
 import type { AppRouter } from "../../server/routers";
 import { freshEmail, latestCode } from "../customer-helpers";
 import { createTestApp, HARBOR, idemKey, type TestApp } from "../harness";
@@ -18,13 +17,12 @@ afterAll(async () => {
 });
 
 function client(headers: () => Record<string, string>) {
-  const handle = createRpcHandler(() => Promise.resolve(app.deps));
   return createTRPCClient<AppRouter>({
     links: [
       httpLink({
         url: "http://localhost/api/trpc",
         headers,
-        fetch: (url, init) => handle(new Request(url, init as RequestInit)),
+        fetch: (url, init) => app.fetch(new Request(url, init as RequestInit)),
       }),
     ],
   });
