@@ -18,7 +18,7 @@ export type ProcessorUnderTest = {
   close: () => Promise<void>;
 };
 
-export async function processorForTarget(clock: () => Date, webhookSecret: string): Promise<ProcessorUnderTest> {
+export async function processorForTarget(webhookSecret: string): Promise<ProcessorUnderTest> {
   if (testTarget === "in-process") {
     return {
       name: "simulated",
@@ -31,7 +31,7 @@ export async function processorForTarget(clock: () => Date, webhookSecret: strin
       close: () => Promise.resolve(),
     };
   }
-  const fake: FakeStripe = await startFakeStripe(clock);
+  const fake: FakeStripe = await startFakeStripe();
   return {
     name: "stripe",
     env: { STRIPE_SECRET_KEY: FAKE_STRIPE_KEY, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_BASE: fake.url, STRIPE_MAX_NETWORK_RETRIES: "0" },

@@ -1,13 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paymentAttempts } from "../../db/schema";
-import { settleCart } from "../../server/services/checkout/finalizer";
-import { createStripeWebhookHandler, handleStripeWebhook } from "../../server/webhooks/stripe";
 import {
   cartUrl,
-  crashSwitch,
   orderCount,
-  orderResult,
   pay,
   paymentSession,
   pricedCart,
@@ -23,18 +19,18 @@ import { confirmInBrowser, FAKE_STRIPE_KEY, intentIdOf, signedWebhook, startFake
 /**
  * Checkout with Stripe configured the way a deployment configures it (STRIPE_SECRET_KEY,
  * STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE pointing the real SDK at a local fake), the customer
- * confirming in the browser, and signed webhooks delivered to the webhook handler.
+ * confirming in the browser, and signed webhooks delivered to the webhook route (POST
+ * /api/webhooks/stripe, in-process or on the production build). Crashes at chosen points of a
+ * payment: checkout-stripe-crash.test.ts (in-process only).
  */
 const WEBHOOK_SECRET = "whsec_checkout_stripe_test";
 
 let fake: FakeStripe;
 let app: TestApp;
-const crash = crashSwitch();
 beforeAll(async () => {
   fake = await startFakeStripe();
   app = await createTestApp({
     env: { STRIPE_SECRET_KEY: FAKE_STRIPE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url, STRIPE_MAX_NETWORK_RETRIES: "0" },
-    overrides: (deps) => ({ payments: crash.wrap(deps.payments) }),
   });
 });
 afterAll(async () => {
@@ -46,8 +42,7 @@ const chargesOf = (intentId: string) => fake.ledger.charges.filter((charge) => c
 const intentsOfCart = (cartId: string) => fake.ledger.allIntents().filter((intent) => intent.metadata.cartId === cartId);
 
 function deliver(type: string, intentId: string, options: { secret?: string; at?: Date; signature?: string; body?: string } = {}) {
-  return handleStripeWebhook(
-    app.deps,
+  return app.fetch(
     signedWebhook({ type, intent: fake.ledger.retrieve(intentId), secret: options.secret ?? WEBHOOK_SECRET, at: options.at ?? app.clock.now, signature: options.signature, body: options.body }),
   );
 }
@@ -125,7 +120,7 @@ describe("Stripe: webhooks", () => {
     await confirmInBrowser(fake, intentId, "pm_card_visa");
     expect((await deliver("payment_intent.amount_capturable_updated", intentId)).status).toBe(200);
     const completedRevision = (await readCart(app, cart)).revision;
-    expect((await handleStripeWebhook(app.deps, staleFailure)).status).toBe(200);
+    expect((await app.fetch(staleFailure)).status).toBe(200);
     const after = await readCart(app, cart);
     expect(after).toMatchObject({ status: "COMPLETED", revision: completedRevision });
     expect(await orderCount(app, cart.cartId)).toBe(1);
@@ -157,7 +152,7 @@ describe("Stripe: webhooks", () => {
       signedWebhook({ type: "payment_intent.amount_capturable_updated", intent: fake.ledger.retrieve(intentId), secret: WEBHOOK_SECRET, at: new Date(app.clock.now.getTime() - 10 * 60_000) }),
     ];
     for (const request of attempts) {
-      const response = await handleStripeWebhook(app.deps, request);
+      const response = await app.fetch(request);
       expect(response.status).toBe(400);
       const body = (await response.json()) as { code: string; requestId: string };
       expect(body.code).toBe("VALIDATION_ERROR");
@@ -166,28 +161,9 @@ describe("Stripe: webhooks", () => {
     expect(fake.requests.length).toBe(requestsBefore);
     expect(await readCart(app, cart)).toMatchObject({ status: "OPEN" });
     expect(chargesOf(intentId)).toHaveLength(0);
-    // The route's handler is the same function behind getAppDeps.
-    const viaRoute = await createStripeWebhookHandler(() => Promise.resolve(app.deps))(good);
+    const viaRoute = await app.fetch(good);
     expect(viaRoute.status).toBe(200);
     expect(chargesOf(intentId)).toHaveLength(1);
-  });
-
-  it("an intent read before the client's report (a webhook racing it) is read again before the attempt is decided", async () => {
-    const cart = await pricedCart(app);
-    const intentId = await sessionFor(cart);
-    const readEarly = await app.deps.payments.retrieveIntent(intentId);
-    expect(readEarly.status).toBe("requires_payment_method");
-    await confirmInBrowser(fake, intentId, "pm_card_visa");
-    // The report locks the cart and records the attempt, then loses its answer from Stripe.
-    crash.after = "retrieveIntent";
-    expect((await pay(app, cart, undefined)).status).toBe(500);
-    expect((await readCart(app, cart)).status).toBe("LOCKED");
-    // A webhook that read the intent before the report now reaches the finalizer with that old read.
-    await settleCart(app.deps, cart.cartId, { observed: readEarly });
-    expect(await orderCount(app, cart.cartId)).toBe(1);
-    expect(chargesOf(intentId)).toHaveLength(1);
-    const attempts = await app.deps.database.db.select().from(paymentAttempts).where(eq(paymentAttempts.cartId, cart.cartId));
-    expect(attempts.map((attempt) => attempt.status)).toEqual(["succeeded"]);
   });
 
   it("acknowledges events it does not act on: other types and intents that are not ours", async () => {
@@ -195,7 +171,7 @@ describe("Stripe: webhooks", () => {
     const response = await deliver("payment_intent.succeeded", foreign);
     expect(await response.json()).toEqual({ received: true, handled: false });
     const other = signedWebhook({ type: "customer.created", intent: { id: "cus_1", object: "customer" }, secret: WEBHOOK_SECRET, at: app.clock.now });
-    expect(await (await handleStripeWebhook(app.deps, other)).json()).toEqual({ received: true, handled: false });
+    expect(await (await app.fetch(other)).json()).toEqual({ received: true, handled: false });
   });
 });
 
@@ -259,25 +235,6 @@ describe("Stripe: failures and recovery", () => {
     const retried = await paymentSession(app, cart);
     expect(retried.status, retried.text).toBe(200);
     expect(intentsOfCart(cart.cartId)).toHaveLength(1);
-  });
-
-  it("a crash after Stripe created the intent: the retry sends the recorded key and gets the same intent; one order, one charge", async () => {
-    const cart = await pricedCart(app);
-    crash.after = "createOrUpdateIntent";
-    expect((await paymentSession(app, cart)).status).toBe(500);
-    expect(intentsOfCart(cart.cartId)).toHaveLength(1);
-    const intentId = await sessionFor(cart);
-    expect(intentsOfCart(cart.cartId).map((intent) => intent.id)).toEqual([intentId]);
-    const keys = fake.requests.filter((request) => request.path === "/v1/payment_intents" && (request.body.metadata as Record<string, string> | undefined)?.cartId === cart.cartId).map((request) => request.idempotencyKey);
-    expect(keys).toHaveLength(2);
-    expect(new Set(keys).size).toBe(1);
-    await confirmInBrowser(fake, intentId, "pm_card_visa");
-    crash.after = "captureIntent";
-    expect((await pay(app, cart, undefined)).status).toBe(500);
-    const polled = await orderResult(app, cart);
-    expect((polled.body as ResultBody).status).toBe("order_pending");
-    expect(chargesOf(intentId)).toHaveLength(1);
-    expect(await orderCount(app, cart.cartId)).toBe(1);
   });
 
   it("order-result of a cart with nothing in flight does not call Stripe", async () => {

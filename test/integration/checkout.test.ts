@@ -30,7 +30,7 @@ let processor: ProcessorUnderTest;
 let ledger: PaymentIntentLedger;
 let app: TestApp;
 beforeAll(async () => {
-  processor = await processorForTarget(() => app.clock.now, "whsec_checkout_test");
+  processor = await processorForTarget("whsec_checkout_test");
   app = await createTestApp({ env: processor.env });
   ledger = processor.ledgerOf(app);
 });
