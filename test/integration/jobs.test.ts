@@ -2,44 +2,33 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { carts, idempotencyRecords, orders, paymentSessions } from "../../db/schema";
 import type { CatalogRevalidation } from "../../server/domain/revalidation";
+import type { PaymentIntentLedger } from "../../server/integrations/payments/ledger";
 import { PEER_ADDRESS_HEADER } from "../../server/http/client-ip";
-import { PaymentProcessorError, type PaymentProcessor } from "../../server/integrations/payments/types";
-import { createSimulatedProcessor } from "../../server/integrations/payments/simulated";
-import { createJobsHandler } from "../../server/jobs/http";
-import { ALL_JOBS_ORDER, runJob } from "../../server/jobs/run";
-import { jobNames, type JobReport } from "../../server/jobs/types";
-import { attemptsOf, crashSwitch, orderCount, pay, paymentSession, pricedCart, readCart } from "../checkout-helpers";
+import { ALL_JOBS_ORDER } from "../../server/jobs/run";
+import { jobNames, type JobName, type JobReport } from "../../server/jobs/types";
+import { orderCount, paymentSession, pricedCart } from "../checkout-helpers";
 import { createTestApp, HARBOR, mutate, startCart, type TestApp } from "../harness";
+import { processorForTarget, type ProcessorUnderTest } from "../processor-target";
 import { deliveryAddressNearHarbor } from "../routes";
 
-/** Background jobs: the authenticated route, and each job's effect, idempotence and batching. */
+/**
+ * Background jobs through their route (GET/POST /api/jobs/{name}, in-process or on the production
+ * build): the authentication, and each job's effect, idempotence and batching. Payments left in
+ * flight by a crash or an outage: jobs-crash.test.ts (in-process only).
+ */
 const CRON_SECRET = "test-cron-secret-0123456789abcdef";
-const simulated = createSimulatedProcessor({ webhookSecret: "whsec_jobs_test" });
-const crash = crashSwitch();
-/** Set to make every processor call fail as unreachable. */
-let processorDown = false;
 
-function flaky(inner: PaymentProcessor): PaymentProcessor {
-  const guard =
-    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
-    (...args: A): Promise<R> =>
-      processorDown ? Promise.reject(new PaymentProcessorError("unavailable", "processor unreachable (test)")) : call(...args);
-  return {
-    ...inner,
-    createOrUpdateIntent: guard((request: Parameters<PaymentProcessor["createOrUpdateIntent"]>[0]) => inner.createOrUpdateIntent(request)),
-    retrieveIntent: guard((intentId: string) => inner.retrieveIntent(intentId)),
-    confirmIntent: guard((request: Parameters<PaymentProcessor["confirmIntent"]>[0]) => inner.confirmIntent(request)),
-    captureIntent: guard((request: Parameters<PaymentProcessor["captureIntent"]>[0]) => inner.captureIntent(request)),
-    cancelIntent: guard((request: Parameters<PaymentProcessor["cancelIntent"]>[0]) => inner.cancelIntent(request)),
-  };
-}
-
+let processor: ProcessorUnderTest;
+let ledger: PaymentIntentLedger;
 let app: TestApp;
 beforeAll(async () => {
-  app = await createTestApp({ env: { CRON_SECRET }, overrides: () => ({ payments: flaky(crash.wrap(simulated)) }) });
+  processor = await processorForTarget("whsec_jobs_test");
+  app = await createTestApp({ env: { CRON_SECRET, ...processor.env } });
+  ledger = processor.ledgerOf(app);
 });
 afterAll(async () => {
   await app.close();
+  await processor.close();
 });
 
 const minutes = (n: number) => n * 60_000;
@@ -53,13 +42,17 @@ async function cartRow(cartId: string) {
   return row;
 }
 
-async function job(name: Parameters<typeof runJob>[1], target: TestApp = app): Promise<JobReport> {
-  return runJob(target.deps, name);
+/** Runs one job as Vercel Cron does, through the route, and answers its report. */
+async function job(name: JobName, target: TestApp = app): Promise<JobReport> {
+  const response = await callRoute(target, name, { Authorization: `Bearer ${CRON_SECRET}` }, "POST");
+  if (response.status !== 200) throw new Error(`job ${name}: ${response.status} ${JSON.stringify(response.body)}`);
+  const [report] = response.body.jobs as JobReport[];
+  if (!report) throw new Error(`job ${name}: no report`);
+  return report;
 }
 
 async function callRoute(target: TestApp, name: string, headers: Record<string, string> = {}, method = "GET") {
-  const handler = createJobsHandler(() => Promise.resolve(target.deps));
-  const response = await handler(new Request(`http://localhost/api/jobs/${name}`, { method, headers: { [PEER_ADDRESS_HEADER]: "198.51.100.20", ...headers } }), name);
+  const response = await target.fetch(new Request(`http://localhost/api/jobs/${name}`, { method, headers: { [PEER_ADDRESS_HEADER]: "198.51.100.20", ...headers } }));
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -141,28 +134,15 @@ describe("expire-carts", () => {
     expect((late.body as { code: string }).code).toBe("CART_IMMUTABLE");
   });
 
-  it("leaves a LOCKED cart (a payment in flight) to the reconciliation job", async () => {
-    const cart = await pricedCart(app);
-    await paymentSession(app, cart);
-    crash.after = "confirmIntent";
-    expect((await pay(app, cart, "pm_card_visa")).status).toBe(500);
-    advance(minutes(app.env.CART_IDLE_TTL_MINUTES + 1));
-    await job("expire-carts");
-    expect((await cartRow(cart.cartId)).status).toBe("LOCKED");
-    // Clean up for the next tests: carry the payment through.
-    await job("reconcile-payments");
-    expect((await cartRow(cart.cartId)).status).toBe("COMPLETED");
-  });
-
   it("works through the backlog in batches of JOB_BATCH_SIZE", async () => {
     const small = await createTestApp({ env: { CRON_SECRET, JOB_BATCH_SIZE: "2" } });
     try {
       small.clock.now = app.clock.now;
       for (let i = 0; i < 5; i += 1) await startCart(small);
       small.clock.now = new Date(small.clock.now.getTime() + minutes(small.env.CART_IDLE_TTL_MINUTES + 1));
-      const report = await runJob(small.deps, "expire-carts");
+      const report = await job("expire-carts", small);
       expect(report).toMatchObject({ processed: 5, batches: 3, complete: true, details: { expired: 5 } });
-      expect((await runJob(small.deps, "expire-carts")).processed).toBe(0);
+      expect((await job("expire-carts", small)).processed).toBe(0);
     } finally {
       await small.close();
     }
@@ -189,45 +169,6 @@ describe("prune-idempotency", () => {
 });
 
 describe("reconcile-payments", () => {
-  it("finishes a payment left LOCKED by a crash after the confirmation: one order, one charge", async () => {
-    const cart = await pricedCart(app);
-    await paymentSession(app, cart);
-    crash.after = "confirmIntent";
-    expect((await pay(app, cart, "pm_card_visa")).status).toBe(500);
-    expect((await cartRow(cart.cartId)).status).toBe("LOCKED");
-
-    // Inside the grace period the job leaves a payment alone: its client may still be finishing it.
-    const early = await job("reconcile-payments");
-    expect(early.details.completed).toBe(0);
-    expect((await cartRow(cart.cartId)).status).toBe("LOCKED");
-
-    advance(app.env.PAYMENT_RECONCILE_AFTER_SECONDS * 1000 + 1000);
-    const report = await job("reconcile-payments");
-    expect(report.details).toMatchObject({ completed: 1, errors: 0 });
-    expect(await orderCount(app, cart.cartId)).toBe(1);
-    expect((await cartRow(cart.cartId)).status).toBe("COMPLETED");
-    const [session] = await app.deps.database.db.select().from(paymentSessions).where(eq(paymentSessions.cartId, cart.cartId));
-    expect(simulated.ledger.charges.filter((charge) => charge.intentId === session?.intentId)).toHaveLength(1);
-
-    const again = await job("reconcile-payments");
-    expect(again.details.completed).toBe(0);
-    expect(await orderCount(app, cart.cartId)).toBe(1);
-  });
-
-  it("releases a cart whose stuck payment was declined", async () => {
-    const cart = await pricedCart(app);
-    await paymentSession(app, cart);
-    crash.after = "confirmIntent";
-    expect((await pay(app, cart, "pm_card_chargeDeclined")).status).toBe(500);
-    advance(app.env.PAYMENT_RECONCILE_AFTER_SECONDS * 1000 + 1000);
-    const report = await job("reconcile-payments");
-    expect(report.details.released).toBe(1);
-    const row = await cartRow(cart.cartId);
-    expect(row.status).toBe("OPEN");
-    expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["failed"]);
-    expect(await orderCount(app, cart.cartId)).toBe(0);
-  });
-
   it("turns a browser-confirmed payment whose report and webhook never came into the order", async () => {
     const cart = await pricedCart(app);
     await paymentSession(app, cart);
@@ -235,7 +176,7 @@ describe("reconcile-payments", () => {
     await paymentSession(app, unpaid);
     const [session] = await app.deps.database.db.select().from(paymentSessions).where(eq(paymentSessions.cartId, cart.cartId));
     if (!session?.intentId) throw new Error("no intent");
-    simulated.ledger.confirm(session.intentId, "pm_card_visa", undefined);
+    ledger.confirm(session.intentId, "pm_card_visa", undefined);
 
     advance(app.env.PAYMENT_RECONCILE_AFTER_SECONDS * 1000 + 1000);
     const report = await job("reconcile-payments");
@@ -248,23 +189,6 @@ describe("reconcile-payments", () => {
     expect(order?.amountChargedMinor).toBe(cart.total);
   });
 
-  it("stops at a processor outage, reports it, and finishes on the next run", async () => {
-    const cart = await pricedCart(app);
-    await paymentSession(app, cart);
-    crash.after = "confirmIntent";
-    expect((await pay(app, cart, "pm_card_visa")).status).toBe(500);
-    advance(app.env.PAYMENT_RECONCILE_AFTER_SECONDS * 1000 + 1000);
-    processorDown = true;
-    try {
-      const failed = await job("reconcile-payments");
-      expect(failed).toMatchObject({ complete: false, details: { errors: 1 } });
-      expect((await cartRow(cart.cartId)).status).toBe("LOCKED");
-    } finally {
-      processorDown = false;
-    }
-    expect((await job("reconcile-payments")).details.completed).toBe(1);
-    expect((await readCart(app, cart)).status).toBe("COMPLETED");
-  });
 });
 
 describe("release-quotes", () => {
