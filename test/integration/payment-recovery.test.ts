@@ -74,7 +74,6 @@ describe("a confirmation the processor refuses", () => {
     expect((await readCart(app, cart)).status).toBe("OPEN");
 
     faults.confirm = undefined;
-    await paymentSession(app, cart);
     const paid = await pay(app, cart, "pm_card_visa");
     expect(paid.status).toBe(200);
     expect(["order_pending", "completed"]).toContain((paid.body as ResultBody).status);
