@@ -1,0 +1,56 @@
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ADMIN_URL, databaseUrl } from "../postgres-template";
+import { startServer, waitUntilReady, type Server } from "./servers";
+
+/**
+ * The production build carries the test fixtures (the browser tests' catalog route, the bench's
+ * control route, the test clock) so that the tests exercise the build that ships; started as a
+ * deployment starts it, none of them is reachable.
+ */
+let server: Server;
+let database: string;
+
+beforeAll(async () => {
+  const run = inject("postgresRun");
+  database = `${run.prefix}_hooks_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`create database ${database} template ${run.template}`);
+  await admin.end();
+  server = await startServer("test-hooks", { DATABASE_URL: databaseUrl(database), AUTH_SECRET: randomBytes(32).toString("hex"), LOG_LEVEL: "info" });
+  await waitUntilReady(server);
+});
+
+afterAll(async () => {
+  await server?.stop();
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`drop database if exists ${database} with (force)`);
+  await admin.end();
+});
+
+describe("test fixtures in a production start without their flags", () => {
+  it("the catalog route of the browser tests and the bench's control route answer 404", async () => {
+    const publish = await fetch(`${server.url}/api/e2e/publish`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ locationId: "loc_harbor_kitchen_downtown", changes: [{ kind: "productPrice", productId: "prd_hk_clam_chowder", priceMinor: 1 }] }),
+    });
+    expect(publish.status).toBe(404);
+    for (const method of ["GET", "POST"]) {
+      const bench = await fetch(`${server.url}/api/bench/add-item`, { method, headers: { "content-type": "application/json" }, body: method === "POST" ? "{}" : undefined });
+      expect(bench.status, method).toBe(404);
+    }
+  });
+
+  it("X-Test-Clock is ignored: a cart opened 'in 2001' expires from the real time", async () => {
+    const response = await fetch(`${server.url}/api/v1/storefront/locations/loc_harbor_kitchen_downtown/ordering-sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "Idempotency-Key": `hooks-${randomBytes(8).toString("hex")}`, "X-Test-Clock": "2001-02-03T04:05:06.000Z" },
+      body: JSON.stringify({ fulfillmentMethod: "takeout" }),
+    });
+    expect(response.status).toBe(201);
+    const { cart } = (await response.json()) as { cart: { expiresAt: string } };
+    expect(new Date(cart.expiresAt).getTime()).toBeGreaterThan(Date.now());
+  });
+});
