@@ -1,4 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
+import type * as ErrorsModule from "./errors";
+import type * as ErrorsMapModule from "./errors-map";
+import type * as PaymentTypesModule from "./integrations/payments/types";
+import type * as ProcessorCallsModule from "./services/checkout/processor-calls";
 
 /**
  * The production bundle can load a module twice (two chunks, two copies of each class). A fresh
@@ -15,8 +19,8 @@ async function twoCopies<T>(path: string): Promise<[T, T]> {
 
 describe("error identity across copies of a module", () => {
   it("an AppError from another copy keeps its code and status through toAppError", async () => {
-    const [errorsA] = await twoCopies<typeof import("./errors")>("./errors");
-    const [, mapB] = await twoCopies<typeof import("./errors-map")>("./errors-map");
+    const [errorsA] = await twoCopies<typeof ErrorsModule>("./errors");
+    const [, mapB] = await twoCopies<typeof ErrorsMapModule>("./errors-map");
     const thrown = new errorsA.AppError("CART_CONFLICT", "stale revision");
     const mapped = mapB.toAppError(thrown);
     expect(mapped.code).toBe("CART_CONFLICT");
@@ -25,8 +29,8 @@ describe("error identity across copies of a module", () => {
   });
 
   it("a payment processor error from another copy is recognised by the checkout's processor calls", async () => {
-    const [typesA] = await twoCopies<typeof import("./integrations/payments/types")>("./integrations/payments/types");
-    const [, callsB] = await twoCopies<typeof import("./services/checkout/processor-calls")>("./services/checkout/processor-calls");
+    const [typesA] = await twoCopies<typeof PaymentTypesModule>("./integrations/payments/types");
+    const [, callsB] = await twoCopies<typeof ProcessorCallsModule>("./services/checkout/processor-calls");
     const unavailable = new typesA.PaymentProcessorError("unavailable", "processor down");
     await expect(callsB.processorCall(() => Promise.reject(unavailable))).rejects.toMatchObject({ code: "DEPENDENCY_UNAVAILABLE" });
     const deps = { payments: { retrieveIntent: () => Promise.reject(new typesA.PaymentProcessorError("not_found", "gone")) } };
@@ -34,7 +38,7 @@ describe("error identity across copies of a module", () => {
   });
 
   it("a webhook signature error from another copy is recognised, and instanceof would not be", async () => {
-    const [typesA, typesB] = await twoCopies<typeof import("./integrations/payments/types")>("./integrations/payments/types");
+    const [typesA, typesB] = await twoCopies<typeof PaymentTypesModule>("./integrations/payments/types");
     const error = new typesA.WebhookSignatureError("bad signature");
     expect(error instanceof typesB.WebhookSignatureError).toBe(false);
     expect(typesB.isWebhookSignatureError(error)).toBe(true);
