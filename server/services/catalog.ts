@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, or } from "drizzle-orm";
 import Big from "big.js";
 import { DateTime } from "luxon";
+import { z } from "zod";
 import { categories, menus, products } from "../../db/schema";
 import type { ModifierGroup } from "../domain/catalog-types";
 import { fulfilmentMethods } from "../domain/catalog-types";
@@ -8,6 +9,7 @@ import { formatMinor, toDecimalString, type Currency } from "../domain/money";
 import { bookableTimes, isMenuAvailableAt, isOpenAt, localDateTime, localToday } from "../domain/schedule";
 import { notFound, validationError } from "../errors";
 import type { RequestContext } from "../trpc/context";
+import { cursorId, cursorInt32, defineCursor } from "./cursor";
 import { findLocation, type LocationWithMerchant } from "./locations";
 
 type ProductRow = typeof products.$inferSelect;
@@ -119,23 +121,18 @@ export async function getMenus(ctx: RequestContext, input: { locationId: string;
   };
 }
 
-type Cursor = { sortOrder: number; id: string };
-const encodeCursor = (cursor: Cursor) => Buffer.from(JSON.stringify([cursor.sortOrder, cursor.id])).toString("base64url");
-function decodeCursor(text: string): Cursor {
-  try {
-    const [sortOrder, id] = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as [unknown, unknown];
-    if (typeof sortOrder === "number" && Number.isInteger(sortOrder) && typeof id === "string") return { sortOrder, id };
-  } catch {
-    // reported below
-  }
-  throw validationError("cursor is not one this API returned", [{ path: "cursor", message: "invalid cursor" }]);
-}
+/** Products in menu order, (sortOrder, id) ascending: the last product of a page. */
+const productCursor = defineCursor(
+  z.tuple([cursorInt32, cursorId]),
+  (product: { sortOrder: number; id: string }) => [product.sortOrder, product.id],
+  ([sortOrder, id]) => ({ sortOrder, id }),
+);
 
 /** Every product of the location in menu order, a page at a time (keyset pagination). */
 export async function listProducts(ctx: RequestContext, input: { locationId: string; categoryId?: string | undefined; limit: number; cursor?: string | undefined }) {
   const db = ctx.deps.database.db;
   const location = await findLocation(db, input.locationId, { allowSlug: false });
-  const after = input.cursor ? decodeCursor(input.cursor) : undefined;
+  const after = productCursor.decode(input.cursor);
   const rows = await db
     .select()
     .from(products)
@@ -152,7 +149,7 @@ export async function listProducts(ctx: RequestContext, input: { locationId: str
   const last = page[page.length - 1];
   return {
     products: page.map((product) => toProductView(product, location.currency)),
-    nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null,
+    nextCursor: rows.length > input.limit && last ? productCursor.encode(last) : null,
   };
 }
 
