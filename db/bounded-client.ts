@@ -19,7 +19,7 @@ import { isErrorKind, markErrorKind } from "../server/error-kind";
  *   server had already closed runs once more, since nothing of it can have taken effect.
  *
  * Both codes map to 503 DEPENDENCY_UNAVAILABLE (server/errors-map.ts). The driver's own teardown
- * bugs are repaired at install time by scripts/patch-postgres-driver.mjs.
+ * bugs are repaired at install time by patches/postgres+3.4.9.patch (patch-package).
  */
 export type ClientBounds = { queueTimeoutMs: number; statementTimeoutMs: number };
 

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -116,13 +116,42 @@ async function expectRecoveredUnchanged(prepared: Prepared[]): Promise<void> {
   for (const { route, cart, revision } of prepared) expect(await revisionOf(cart), route.name).toBe(revision);
 }
 
-it("runs on the driver as patched at install (scripts/patch-postgres-driver.mjs)", () => {
-  // Without the patch a killed backend can end the process or wedge a pooled slot: see the script.
+it("runs on the driver as patched at install (patches/postgres+<version>.patch, by patch-package)", () => {
+  // Without the patch a killed backend can end the process or wedge a pooled slot: see the patch's header.
+  const patchesDir = path.resolve(import.meta.dirname, "..", "..", "patches");
+  const [patchFile, ...others] = readdirSync(patchesDir).filter((name) => /^postgres\+.+\.patch$/.test(name));
+  expect(patchFile, "one patch file for the postgres driver").toBeDefined();
+  expect(others).toEqual([]);
   const root = path.resolve(path.dirname(createRequire(import.meta.url).resolve("postgres")), "..", "..");
-  for (const dir of ["src", "cjs/src"]) {
-    expect(readFileSync(path.join(root, dir, "connection.js"), "utf8"), dir).toContain("/* storefront: teardown patch v2 */");
-  }
+  const installed = (JSON.parse(readFileSync(path.join(root, "package.json"), "utf8")) as { version: string }).version;
+  expect(patchFile).toBe(`postgres+${installed}.patch`);
+  const hunks = patchedHunks(readFileSync(path.join(patchesDir, patchFile!), "utf8"));
+  expect(new Set(hunks.map((hunk) => hunk.file))).toEqual(new Set(["src/connection.js", "cjs/src/connection.js", "cf/src/connection.js"]));
+  // Every hunk's result, context included, is in the installed file: the whole patch is applied, not a part of it.
+  for (const { file, after } of hunks) expect(readFileSync(path.join(root, file), "utf8"), file).toContain(after);
 });
+
+/** Each hunk of a git-style patch as the text it leaves in its file (context and added lines), by path inside the package. */
+function patchedHunks(patch: string): { file: string; after: string }[] {
+  const hunks: { file: string; after: string }[] = [];
+  let file: string | undefined;
+  let current: { file: string; lines: string[] } | undefined;
+  const flush = () => {
+    if (current) hunks.push({ file: current.file, after: current.lines.join("\n") });
+    current = undefined;
+  };
+  for (const line of patch.split("\n")) {
+    const target = /^\+\+\+ b\/node_modules\/postgres\/(.+)$/.exec(line);
+    if (line.startsWith("diff --git ")) flush();
+    else if (target) file = target[1];
+    else if (line.startsWith("@@")) {
+      flush();
+      if (file) current = { file, lines: [] };
+    } else if (current && (line.startsWith(" ") || line.startsWith("+"))) current.lines.push(line.slice(1));
+  }
+  flush();
+  return hunks;
+}
 
 /**
  * One set of prepared requests goes through every fault in turn (the outages change nothing, which
@@ -179,7 +208,7 @@ describe("Postgres down, hung or restarted, then back: the same process and pool
   });
 
   it("a short refusal that one request meets, then back: the next request is answered at once, never held to its bound", async () => {
-    // The race of scripts/patch-postgres-driver.mjs item 4: requests arriving between a socket's error and its
+    // The race of item 4 in patches/postgres+3.4.9.patch: requests arriving between a socket's error and its
     // close were lost with the write and waited for the 5 s answer bound (5-10 in 12 tries before the fix).
     const gratuity = "/locations/loc_harbor_kitchen_downtown/gratuity";
     const read = () => app.call("GET", gratuity, { headers: { "Cache-Control": "no-cache" } });
