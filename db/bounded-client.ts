@@ -1,5 +1,6 @@
 import type { Sql, TransactionSql } from "postgres";
 import { isErrorKind, markErrorKind } from "../server/error-kind";
+import { poolAdmission, type PoolAdmission } from "./pool-admission";
 
 /**
  * Deadlines the `postgres` driver does not have. It queues a query without limit when every pooled
@@ -8,9 +9,11 @@ import { isErrorKind, markErrorKind } from "../server/error-kind";
  * client handed to drizzle is wrapped here, so every query and transaction of the service is bounded
  * in one place:
  *
- * - queue: a query or transaction that has not reached a connection within `queueTimeoutMs` fails
- *   with DATABASE_QUEUE_TIMEOUT. A transaction given up this way never runs its body: when it
- *   reaches a connection later, it rolls back at once.
+ * - queue: no more queries and transactions are handed to the driver at once than it has pooled
+ *   connections (./pool-admission.ts), so the wait for a connection is ours. A query that has not
+ *   been admitted within `queueTimeoutMs`, or a transaction whose body has not started within it,
+ *   fails with DATABASE_QUEUE_TIMEOUT. One given up before admission never reaches the driver; a
+ *   transaction given up after it never runs its body: it rolls back at once.
  * - answer: a statement the server has not answered within its own statement timeout plus a grace
  *   period fails with DATABASE_UNRESPONSIVE, and so does the transaction around it, at once (its
  *   rollback completes whenever the server answers again).
@@ -50,58 +53,67 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
 const answerBoundMs = (bounds: ClientBounds) => bounds.statementTimeoutMs + ANSWER_GRACE_MS;
 
 /** The part of the driver's pending query that drizzle uses: awaited as is, or after `.values()`. */
-type DriverQuery = PromiseLike<unknown> & { values(): unknown; state: unknown };
+type DriverQuery = PromiseLike<unknown> & { values(): unknown };
 type Unsafe = (query: string, parameters?: unknown[], options?: unknown) => DriverQuery;
 type TransactionBody = (sql: TransactionSql) => unknown;
 
 /**
  * A pending query that settles like the driver's, or fails at its deadline. The driver's query only
- * starts when awaited, so the clock starts then too. `queueTimeoutMs` undefined: the query runs on a
- * connection already held (inside a transaction), only the answer is bounded. `onFailure` sees the
+ * starts when awaited, so the clock starts then too. `admission` undefined: the query runs on a
+ * connection already held (inside a transaction), only the answer is bounded; otherwise it waits at
+ * most `queueTimeoutMs` to be admitted, and its answer is bounded from then on. `onFailure` sees the
  * final failure, the deadline's too. `retryOnLostConnection`: a read that met a connection the server
  * had already closed (idle in the pool across a restart or failover) runs once more on another.
  */
 function boundedQuery(
   make: () => DriverQuery,
   bounds: ClientBounds,
-  options: { queueTimeoutMs: number | undefined; onFailure: (error: unknown) => void; retryOnLostConnection: boolean },
+  options: { admission: PoolAdmission | undefined; onFailure: (error: unknown) => void; retryOnLostConnection: boolean },
 ) {
   let wantValues = false;
   let settled: Promise<unknown> | undefined;
   const run = () =>
     (settled ??= new Promise((resolve, reject) => {
-      const attempt = (retriesLeft: number) => {
+      let over = false;
+      let timer: NodeJS.Timeout | undefined;
+      const fail = (error: unknown) => {
+        if (over) return;
+        over = true;
+        clearTimeout(timer);
+        options.onFailure(error);
+        reject(asError(error));
+      };
+      // `release` gives the permit back once the driver is done with the query, which may be long
+      // after the caller was answered (a deadline): until then the query holds its connection.
+      const attempt = (retriesLeft: number, release: () => void) => {
         const query = make();
         if (wantValues) query.values();
-        let over = false;
-        let timer: NodeJS.Timeout | undefined;
-        const fail = (error: unknown) => {
-          if (over) return;
-          over = true;
-          clearTimeout(timer);
-          if (retriesLeft > 0 && isConnectionLost(error)) return attempt(retriesLeft - 1);
-          options.onFailure(error);
-          reject(asError(error));
-        };
-        const answerDeadline = () => {
-          timer = setTimeout(() => fail(unresponsive(bounds)), answerBoundMs(bounds));
-        };
-        if (options.queueTimeoutMs === undefined) answerDeadline();
-        else {
-          timer = setTimeout(() => {
-            // `state` is set when the driver writes the query to a connection: until then it is queued.
-            if (query.state === null || query.state === undefined) fail(queueTimeout(bounds));
-            else answerDeadline();
-          }, options.queueTimeoutMs);
-        }
-        query.then((value) => {
-          if (over) return;
-          over = true;
-          clearTimeout(timer);
-          resolve(value);
-        }, fail);
+        query.then(
+          (value) => {
+            release();
+            if (over) return;
+            over = true;
+            clearTimeout(timer);
+            resolve(value);
+          },
+          (error: unknown) => {
+            if (!over && retriesLeft > 0 && isConnectionLost(error)) return attempt(retriesLeft - 1, release);
+            release();
+            fail(error);
+          },
+        );
       };
-      attempt(options.retryOnLostConnection ? 1 : 0);
+      const admitted = (release: () => void) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => fail(unresponsive(bounds)), answerBoundMs(bounds));
+        attempt(options.retryOnLostConnection ? 1 : 0, release);
+      };
+      if (options.admission === undefined) return admitted(() => undefined);
+      timer = setTimeout(() => {
+        withdraw();
+        fail(queueTimeout(bounds));
+      }, bounds.queueTimeoutMs);
+      const withdraw = options.admission.enter(admitted);
     }));
   return pendingOf(run, () => {
     wantValues = true;
@@ -163,7 +175,7 @@ function boundedTransactionSql(sql: TransactionSql, bounds: ClientBounds, state:
       if (property === "unsafe") {
         return (query: string, parameters?: unknown[], options?: unknown) =>
           state.live()
-            ? boundedQuery(() => unsafe(query, parameters, options), bounds, { queueTimeoutMs: undefined, onFailure, retryOnLostConnection: false })
+            ? boundedQuery(() => unsafe(query, parameters, options), bounds, { admission: undefined, onFailure, retryOnLostConnection: false })
             : pendingOf(() => Promise.reject(abandoned()), () => undefined);
       }
       if (property === "savepoint") {
@@ -179,7 +191,7 @@ function boundedTransactionSql(sql: TransactionSql, bounds: ClientBounds, state:
   });
 }
 
-function boundedBegin(client: Sql, bounds: ClientBounds) {
+function boundedBegin(client: Sql, bounds: ClientBounds, admission: PoolAdmission) {
   return (...args: unknown[]): Promise<unknown> => {
     const body = args.at(-1) as TransactionBody;
     const options = args.length === 2 ? (args[0] as string) : undefined;
@@ -194,7 +206,11 @@ function boundedBegin(client: Sql, bounds: ClientBounds) {
         outcome();
       };
       const state: TransactionState = { live: () => phase === "running", giveUp: (error) => settle(() => reject(error)), connectionLost: false };
-      timer = setTimeout(() => state.giveUp(queueTimeout(bounds)), bounds.queueTimeoutMs);
+      // The same bound covers the wait for admission and the BEGIN: the body must start within it.
+      timer = setTimeout(() => {
+        withdraw();
+        state.giveUp(queueTimeout(bounds));
+      }, bounds.queueTimeoutMs);
 
       // On a lost connection the driver must neither roll back nor commit (see boundedTransactionSql;
       // the server has already rolled back): the body never settles, and the driver ends the
@@ -219,38 +235,49 @@ function boundedBegin(client: Sql, bounds: ClientBounds) {
         return result;
       };
       // A BEGIN that met a connection the server had already closed ran nothing: it goes once more to another.
+      // The permit goes back when the driver has ended the transaction, which may be after the caller gave up.
       let retriesLeft = 1;
-      const start = () => {
+      const start = (release: () => void) => {
         const started = options === undefined ? client.begin(guardedBody) : client.begin(options, guardedBody);
         started.then(
-          (value) => settle(() => resolve(value)),
+          (value) => {
+            release();
+            settle(() => resolve(value));
+          },
           (error: unknown) => {
             if (phase === "waiting" && retriesLeft > 0 && isConnectionLost(error)) {
               retriesLeft -= 1;
-              start();
-            } else settle(() => reject(asError(error)));
+              start(release);
+            } else {
+              release();
+              settle(() => reject(asError(error)));
+            }
           },
         );
       };
-      start();
+      const withdraw = admission.enter(start);
     });
   };
 }
 
-/** The driver's client with every query and transaction bounded; everything else passes through. */
+/**
+ * The driver's client with every query and transaction bounded; everything else passes through
+ * (and is not admitted: only queries and transactions may use the pool through this client).
+ */
 export function boundedClient(client: Sql, bounds: ClientBounds): Sql {
   const unsafe = client.unsafe.bind(client) as unknown as Unsafe;
+  const admission = poolAdmission(client.options.max);
   return new Proxy(client, {
     get(target, property, receiver) {
       if (property === "unsafe") {
         return (query: string, parameters?: unknown[], options?: unknown) =>
           boundedQuery(() => unsafe(query, parameters, options), bounds, {
-            queueTimeoutMs: bounds.queueTimeoutMs,
+            admission,
             onFailure: () => undefined,
             retryOnLostConnection: READ_STATEMENT.test(query),
           });
       }
-      if (property === "begin") return boundedBegin(target, bounds);
+      if (property === "begin") return boundedBegin(target, bounds, admission);
       return Reflect.get(target, property, receiver) as unknown;
     },
   });

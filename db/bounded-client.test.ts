@@ -1,0 +1,148 @@
+import type { Sql, TransactionSql } from "postgres";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { boundedClient } from "./bounded-client";
+import { poolAdmission } from "./pool-admission";
+
+/**
+ * The bounded client against a stand-in for the driver whose queries settle when the test says: what
+ * it hands the driver, when, and what the caller sees. Real-driver behaviour under faults is in
+ * test/integration/db-faults.pg.test.ts and pool.pg.test.ts.
+ */
+const BOUNDS = { queueTimeoutMs: 1_000, statementTimeoutMs: 3_000 };
+const ANSWER_BOUND_MS = BOUNDS.statementTimeoutMs + 2_000;
+
+type Sent = { query: string; resolve: (rows: unknown) => void; reject: (error: unknown) => void };
+
+function fakeDriver(max: number) {
+  const sent: Sent[] = [];
+  const begun: string[] = [];
+  const unsafe = (query: string) => {
+    let resolve!: (rows: unknown) => void;
+    let reject!: (error: unknown) => void;
+    const promise = new Promise((ok, fail) => {
+      resolve = ok;
+      reject = fail;
+    });
+    sent.push({ query, resolve, reject });
+    return Object.assign(promise, { values: () => promise });
+  };
+  const begin = async (body: (sql: TransactionSql) => unknown) => {
+    begun.push("begin");
+    return body({ unsafe, savepoint: () => Promise.resolve() } as unknown as TransactionSql);
+  };
+  const client = { options: { max }, unsafe, begin } as unknown as Sql;
+  return { client: boundedClient(client, BOUNDS), sent, begun };
+}
+
+/** What a pending call ended with, without an unhandled rejection while the test waits. */
+function outcome(pending: PromiseLike<unknown>) {
+  const result: { value?: unknown; error?: { code?: string } } = {};
+  Promise.resolve(pending).then(
+    (value) => (result.value = value),
+    (error: unknown) => (result.error = error as { code?: string }),
+  );
+  return result;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("bounded client: admission to the pool", () => {
+  it("hands the driver no more queries than it has connections; a query not admitted in time fails and is never sent", async () => {
+    const { client, sent } = fakeDriver(1);
+    const first = outcome(client.unsafe("select 1"));
+    const second = outcome(client.unsafe("select 2"));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent.map((query) => query.query)).toEqual(["select 1"]);
+
+    await vi.advanceTimersByTimeAsync(BOUNDS.queueTimeoutMs);
+    expect(second.error?.code).toBe("DATABASE_QUEUE_TIMEOUT");
+    sent[0]!.resolve(["one"]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(first.value).toEqual(["one"]);
+    // Given up before it had a connection: the driver never saw it, not even once the connection was free.
+    expect(sent.map((query) => query.query)).toEqual(["select 1"]);
+  });
+
+  it("admits waiting queries in arrival order as connections free up", async () => {
+    const { client, sent } = fakeDriver(1);
+    const results = ["select 1", "select 2", "select 3"].map((query) => outcome(client.unsafe(query)));
+    for (let index = 0; index < 3; index += 1) {
+      await vi.advanceTimersByTimeAsync(100);
+      expect(sent.map((query) => query.query)).toEqual(["select 1", "select 2", "select 3"].slice(0, index + 1));
+      sent[index]!.resolve([index]);
+    }
+    await vi.advanceTimersByTimeAsync(0);
+    expect(results.map((result) => result.value)).toEqual([[0], [1], [2]]);
+  });
+
+  it("keeps the connection counted until the driver is done, even after the caller had its deadline", async () => {
+    const { client, sent } = fakeDriver(1);
+    const hung = outcome(client.unsafe("select pg_sleep(60)"));
+    await vi.advanceTimersByTimeAsync(ANSWER_BOUND_MS);
+    expect(hung.error?.code).toBe("DATABASE_UNRESPONSIVE");
+
+    // The driver still holds its only connection for the unanswered query: the next one waits for it.
+    const next = outcome(client.unsafe("select 2"));
+    await vi.advanceTimersByTimeAsync(BOUNDS.queueTimeoutMs / 2);
+    expect(sent).toHaveLength(1);
+    sent[0]!.reject(Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" }));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(sent.map((query) => query.query)).toEqual(["select pg_sleep(60)", "select 2"]);
+    sent[1]!.resolve(["two"]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(next.value).toEqual(["two"]);
+  });
+
+  it("a transaction not admitted in time fails and never begins; one admitted runs, then frees its connection", async () => {
+    const { client, sent, begun } = fakeDriver(1);
+    const held = outcome(client.unsafe("select 1"));
+    await vi.advanceTimersByTimeAsync(0);
+    const transaction = outcome(client.begin((sql) => sql.unsafe("update carts set revision = revision + 1")));
+    await vi.advanceTimersByTimeAsync(BOUNDS.queueTimeoutMs);
+    expect(transaction.error?.code).toBe("DATABASE_QUEUE_TIMEOUT");
+    sent[0]!.resolve([]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(held.value).toEqual([]);
+    expect(begun).toEqual([]);
+
+    const admitted = outcome(client.begin((sql) => sql.unsafe("update carts set revision = revision + 1")));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(begun).toEqual(["begin"]);
+    sent[1]!.resolve(["updated"]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(admitted.value).toEqual(["updated"]);
+    const after = outcome(client.unsafe("select 3"));
+    await vi.advanceTimersByTimeAsync(0);
+    sent[2]!.resolve(["three"]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(after.value).toEqual(["three"]);
+  });
+});
+
+describe("pool admission", () => {
+  it("counts a permit once however often it is released, and a withdrawn waiter is never admitted", () => {
+    const admission = poolAdmission(1);
+    const admitted: string[] = [];
+    let releaseFirst = () => undefined as void;
+    admission.enter((release) => {
+      admitted.push("first");
+      releaseFirst = release;
+    });
+    const withdrawSecond = admission.enter(() => admitted.push("second"));
+    admission.enter((release) => {
+      admitted.push("third");
+      release();
+    });
+    withdrawSecond();
+    releaseFirst();
+    releaseFirst();
+    admission.enter(() => admitted.push("fourth"));
+    admission.enter(() => admitted.push("fifth"));
+    expect(admitted).toEqual(["first", "third", "fourth"]);
+  });
+});
