@@ -26,9 +26,9 @@ function fakeDriver(max: number) {
     sent.push({ query, resolve, reject });
     return Object.assign(promise, { values: () => promise });
   };
-  const begin = async (body: (sql: TransactionSql) => unknown) => {
+  const begin = (body: (sql: TransactionSql) => unknown) => {
     begun.push("begin");
-    return body({ unsafe, savepoint: () => Promise.resolve() } as unknown as TransactionSql);
+    return Promise.resolve(body({ unsafe, savepoint: () => Promise.resolve() } as unknown as TransactionSql));
   };
   const client = { options: { max }, unsafe, begin } as unknown as Sql;
   return { client: boundedClient(client, BOUNDS), sent, begun };
