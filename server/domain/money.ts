@@ -1,4 +1,5 @@
 import Big from "big.js";
+import { AppError, isAppError } from "../errors";
 
 /**
  * Money is an integer count of minor units everywhere inside the service. Decimal strings exist
@@ -16,6 +17,32 @@ const DISPLAY_LOCALE: Record<Currency, string> = { usd: "en-US", gbp: "en-GB", a
 export const MAX_MINOR = Number.MAX_SAFE_INTEGER;
 
 export type Minor = number;
+
+/**
+ * An amount past MAX_MINOR cannot be represented exactly, so it is refused as the client's request
+ * (400 naming `field`), never computed with lost precision, stored, or left to fail later as a 500.
+ * `details.maximumMinor` marks the refusal so a caller can name its own request field instead.
+ */
+export function amountOverflow(field: string, total: string = field): AppError {
+  const fieldMessage = total === field ? `would be more than ${MAX_MINOR} minor units` : `would make ${total} more than ${MAX_MINOR} minor units`;
+  return new AppError("VALIDATION_ERROR", `${field} ${fieldMessage}, the largest amount this service handles`, {
+    details: { fields: [{ path: field, message: fieldMessage }], maximumMinor: MAX_MINOR },
+  });
+}
+
+/** The total an amountOverflow names, or undefined for any other error. */
+export function overflowedTotal(error: unknown): string | undefined {
+  if (!isAppError(error) || error.details?.maximumMinor !== MAX_MINOR) return undefined;
+  const fields = error.details.fields;
+  const first = Array.isArray(fields) ? (fields[0] as { path?: unknown } | undefined) : undefined;
+  return typeof first?.path === "string" ? first.path : undefined;
+}
+
+/** `value` when it is a safe integer (every sum and product of minor amounts goes through it), else amountOverflow(field). */
+export function safeMinor(value: number, field: string): Minor {
+  if (!Number.isSafeInteger(value)) throw amountOverflow(field);
+  return value;
+}
 
 export function minorDigits(currency: Currency): number {
   return MINOR_DIGITS[currency];

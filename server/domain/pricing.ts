@@ -1,6 +1,7 @@
 import type { FeePolicy } from "./catalog-types";
 import type { CartLine, GratuityChoice, PricedCart } from "./cart-types";
-import { allocateProportionally, applyRate, type Minor } from "./money";
+import Big from "big.js";
+import { allocateProportionally, applyRate, safeMinor, type Minor } from "./money";
 
 /**
  * Prices a cart. Pure and deterministic: same input, same output.
@@ -17,7 +18,8 @@ import { allocateProportionally, applyRate, type Minor } from "./money";
  *   serviceFeeTotal       = serviceFeeRate x subTotal + serviceFeeFix
  *   fulfillmentMethodFee  = methodFeeRate x subTotal + methodFeeFix + courier fee
  *   taxTotal              = taxRate x subTotal + courier tax
- *   waiterTipTotal        = gratuity rate x subTotalWithoutDiscount, or a fixed amount
+ *   waiterTipTotal        = gratuity rate x subTotalWithoutDiscount, or a fixed amount; never above
+ *                           gratuityMaxRate x subTotalWithoutDiscount (the location's policy)
  *   taxAndFeeTotal        = tax + service fee + fulfilment fee
  *   orderTotal            = subTotal + tax + fulfilment fee + waiter tip + courier tip
  *   orderTotalWithServiceFee = orderTotal + service fee                         (what is charged)
@@ -25,6 +27,9 @@ import { allocateProportionally, applyRate, type Minor } from "./money";
  *   paymentProcessingFee  = rate x orderTotalWithServiceFee + fix               (merchant-borne estimate)
  *
  * An empty cart costs nothing: fixed fees apply only once there is something to sell.
+ *
+ * Every amount is checked with safeMinor as it is computed: an amount past 2^53 - 1 minor units is
+ * a 400 naming the total (amountOverflow), never a rounded number that is stored and then fails.
  */
 export type PricingInput = {
   lines: readonly CartLine[];
@@ -32,40 +37,42 @@ export type PricingInput = {
   fees: FeePolicy;
   fulfilmentFee: { feeFixMinor: Minor; feeRate: string };
   gratuity: GratuityChoice | null;
+  /** The location's maximum gratuity rate; absent: "1" (a tip is never more than the subtotal before discount). */
+  gratuityMaxRate?: string;
   courier: { feeMinor: Minor; taxMinor: Minor } | null;
   courierTipMinor: Minor;
 };
 
-export function lineUnitPrice(line: Pick<CartLine, "basePriceMinor" | "selections">): Minor {
-  return line.selections.reduce((sum, selection) => sum + selection.priceMinor * selection.quantity, line.basePriceMinor);
+export function lineUnitPrice(line: Pick<CartLine, "basePriceMinor" | "selections">, field = "price"): Minor {
+  return line.selections.reduce((sum, selection) => safeMinor(sum + safeMinor(selection.priceMinor * selection.quantity, field), field), safeMinor(line.basePriceMinor, field));
 }
 
 export function priceCart(input: PricingInput): PricedCart {
   const { fees } = input;
-  const unitPrices = input.lines.map(lineUnitPrice);
-  const lineTotals = input.lines.map((line, index) => (unitPrices[index] ?? 0) * line.quantity);
-  const subTotalWithoutDiscount = sum(lineTotals);
+  const unitPrices = input.lines.map((line, index) => lineUnitPrice(line, `items.${index}.price`));
+  const lineTotals = input.lines.map((line, index) => safeMinor((unitPrices[index] ?? 0) * line.quantity, `items.${index}.total`));
+  const subTotalWithoutDiscount = sum(lineTotals, "subTotalWithoutDiscount");
   const isEmpty = subTotalWithoutDiscount === 0 && input.lines.length === 0;
 
-  const discountTotal = Math.min(subTotalWithoutDiscount, discountAmount(input.discount, subTotalWithoutDiscount));
+  const discountTotal = Math.min(subTotalWithoutDiscount, safeMinor(discountAmount(input.discount, subTotalWithoutDiscount), "discountTotal"));
   const lineDiscounts = allocateProportionally(discountTotal, lineTotals);
   const subTotal = subTotalWithoutDiscount - discountTotal;
 
   const whenNotEmpty = (amount: Minor) => (isEmpty ? 0 : amount);
-  const serviceFeeTotal = whenNotEmpty(applyRate(subTotal, fees.serviceFeeRate) + fees.serviceFeeFixMinor);
+  const serviceFeeTotal = whenNotEmpty(sum([applyRate(subTotal, fees.serviceFeeRate), fees.serviceFeeFixMinor], "serviceFeeTotal"));
   const fulfillmentMethodFeeTotal = whenNotEmpty(
-    applyRate(subTotal, input.fulfilmentFee.feeRate) + input.fulfilmentFee.feeFixMinor + (input.courier?.feeMinor ?? 0),
+    sum([applyRate(subTotal, input.fulfilmentFee.feeRate), input.fulfilmentFee.feeFixMinor, input.courier?.feeMinor ?? 0], "fulfillmentMethodFeeTotal"),
   );
-  const taxTotal = whenNotEmpty(applyRate(subTotal, fees.taxRate) + (input.courier?.taxMinor ?? 0));
-  const waiterTipTotal = whenNotEmpty(gratuityAmount(input.gratuity, subTotalWithoutDiscount));
-  const courierTipTotal = whenNotEmpty(input.courierTipMinor);
+  const taxTotal = whenNotEmpty(sum([applyRate(subTotal, fees.taxRate), input.courier?.taxMinor ?? 0], "taxTotal"));
+  const waiterTipTotal = whenNotEmpty(gratuityAmount(input.gratuity, subTotalWithoutDiscount, input.gratuityMaxRate ?? "1"));
+  const courierTipTotal = whenNotEmpty(safeMinor(input.courierTipMinor, "courierTipTotal"));
 
-  const taxAndFeeTotal = taxTotal + serviceFeeTotal + fulfillmentMethodFeeTotal;
-  const orderTotal = subTotal + taxTotal + fulfillmentMethodFeeTotal + waiterTipTotal + courierTipTotal;
-  const orderTotalWithServiceFee = orderTotal + serviceFeeTotal;
-  const enterpriseFeeTotal = whenNotEmpty(applyRate(subTotal, fees.enterpriseFeeRate) + fees.enterpriseFeeFixMinor);
+  const taxAndFeeTotal = sum([taxTotal, serviceFeeTotal, fulfillmentMethodFeeTotal], "taxAndFeeTotal");
+  const orderTotal = sum([subTotal, taxTotal, fulfillmentMethodFeeTotal, waiterTipTotal, courierTipTotal], "orderTotal");
+  const orderTotalWithServiceFee = sum([orderTotal, serviceFeeTotal], "orderTotalWithServiceFee");
+  const enterpriseFeeTotal = whenNotEmpty(sum([applyRate(subTotal, fees.enterpriseFeeRate), fees.enterpriseFeeFixMinor], "enterpriseFeeTotal"));
   const paymentProcessingFeeTotal = whenNotEmpty(
-    applyRate(orderTotalWithServiceFee, fees.paymentProcessingFeeRate) + fees.paymentProcessingFeeFixMinor,
+    sum([applyRate(orderTotalWithServiceFee, fees.paymentProcessingFeeRate), fees.paymentProcessingFeeFixMinor], "paymentProcessingFeeTotal"),
   );
 
   return {
@@ -90,7 +97,7 @@ export function priceCart(input: PricingInput): PricedCart {
     netSalesTotal: subTotal,
     orderTotal,
     orderTotalWithServiceFee,
-    totalQuantity: sum(input.lines.map((line) => line.quantity)),
+    totalQuantity: sum(input.lines.map((line) => line.quantity), "totalQuantity"),
     fees: {
       enterpriseFeeRate: fees.enterpriseFeeRate,
       enterpriseFeeFixMinor: fees.enterpriseFeeFixMinor,
@@ -111,11 +118,15 @@ function discountAmount(discount: PricingInput["discount"], base: Minor): Minor 
   return "rate" in discount ? applyRate(base, discount.rate) : discount.amountMinor;
 }
 
-function gratuityAmount(gratuity: GratuityChoice | null, base: Minor): Minor {
+/** The chosen tip, capped by the policy's rate so that no rate or amount, and no later change of the lines, charges more. */
+function gratuityAmount(gratuity: GratuityChoice | null, base: Minor, maxRate: string): Minor {
   if (gratuity === null) return 0;
-  return gratuity.kind === "rate" ? applyRate(base, gratuity.rate) : gratuity.amountMinor;
+  const cap = applyRate(base, maxRate);
+  const chosen = gratuity.kind === "rate" ? applyRate(base, new Big(gratuity.rate).gt(maxRate) ? maxRate : gratuity.rate) : safeMinor(gratuity.amountMinor, "waiterTipTotal");
+  return Math.min(chosen, cap);
 }
 
-function sum(values: readonly number[]): number {
-  return values.reduce((total, value) => total + value, 0);
+/** Sum of minor amounts, each step checked: past MAX_MINOR is amountOverflow(field). */
+function sum(values: readonly number[], field: string): number {
+  return values.reduce((total, value) => safeMinor(total + safeMinor(value, field), field), 0);
 }

@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { cartPath, cartSchema, deliveryAddressSchema } from "../schemas/cart";
-import { nonNegativeDecimal } from "../schemas/common";
+import { cartPath, cartSchema, clientAmount, deliveryAddressSchema } from "../schemas/cart";
 import * as delivery from "../services/delivery";
 import { validateAndUpdate } from "../services/validate-cart";
 import { procedure } from "../trpc/init";
@@ -74,7 +73,7 @@ export const cartQuoteProcedures = {
           "amount: a non-negative decimal string in the cart's currency with at most 2 fraction digits, at most COURIER_TIP_MAX_MINOR minor units (100.00 by default). Sets courierTipTotal and the courier quote's courierTipMinor; the tip is handed to the courier when the quote is accepted at checkout, so no new quote is needed. A cart that is not for delivery answers 409 RESOURCE_CONFLICT.",
       }),
     )
-    .input(z.strictObject({ ...cartPath, amount: nonNegativeDecimal }))
+    .input(z.strictObject({ ...cartPath, amount: clientAmount.meta({ description: "At most COURIER_TIP_MAX_MINOR minor units (100.00 by default); above it: 400 naming `amount`." }) }))
     .output(cartSchema)
     .mutation(({ ctx, input }) => delivery.setCourierTip(ctx, input, input.amount)),
 

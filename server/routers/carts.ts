@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addItemBodySchema, cartPath, cartSchema } from "../schemas/cart";
+import { addItemBodySchema, cartPath, cartSchema, gratuityBodySchema } from "../schemas/cart";
 import { cartReadHeaders, etagResponseHeaders, fulfilmentMethodSchema, identifier, jsonInteger, pathId } from "../schemas/common";
 import * as cartOps from "../services/cart-operations";
 import * as carts from "../services/carts";
@@ -28,17 +28,7 @@ const orderTimeInput = z
   })
   .meta({ description: "Exactly one form: { pickupType: ASAP } or { pickupType: LATER, orderDate, orderTime }." });
 
-const gratuityInput = z
-  .strictObject({
-    ...cartPath,
-    rate: z.string().max(16).regex(/^\d+(\.\d+)?$/).optional().meta({ description: "Fraction of the pre-discount subtotal, 0..1 (e.g. \"0.18\")." }),
-    amount: z.string().max(32).regex(/^\d+(\.\d+)?$/).optional().meta({ description: "A fixed amount in the cart's currency (e.g. \"5.00\")." }),
-  })
-  .superRefine((body, issues) => {
-    if ((body.rate === undefined) === (body.amount === undefined)) {
-      issues.addIssue({ code: "custom", path: ["rate"], message: "send exactly one of rate or amount" });
-    }
-  });
+const gratuityInput = gratuityBodySchema.safeExtend(cartPath);
 
 export const cartsRouter = router({
   createOrderingSession: procedure

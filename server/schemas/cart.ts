@@ -220,11 +220,38 @@ export const selectionInputSchema = z.strictObject({
 
 export const addItemBodySchema = {
   productId: identifier,
-  quantity: jsonInteger(1, 9999),
+  quantity: jsonInteger(1, 9999).meta({ description: "1 to 9999; a line (this quantity plus what the cart already holds of the same configuration) holds at most CART_MAX_LINE_QUANTITY (99 by default) and the product's own limit: above either, 400 naming `quantity`." }),
   selections: z.array(selectionInputSchema).max(50),
   itemUnavailableAction: z.literal("remove_item").default("remove_item"),
   specialInstructions: z.string().max(500).optional(),
 };
+
+/**
+ * Client-named amounts: a decimal string in the cart's currency with at most 2 fraction digits (every
+ * supported currency has 2 minor digits) and at most 13 integer digits, so that no amount a client
+ * can send is past 2^53 - 1 minor units before its policy bound is even checked.
+ */
+export const clientAmount = z.string().max(16).regex(/^\d{1,13}(\.\d{1,2})?$/, "must be a non-negative decimal with at most 13 integer and 2 fraction digits");
+
+/** A rate from 0 to 1 with at most 6 fraction digits, as the location's rates are written. */
+export const clientRate = z.string().max(8).regex(/^(0(\.\d{1,6})?|1(\.0{1,6})?)$/, "must be a decimal from 0 to 1 with at most 6 fraction digits");
+
+/** PUT .../gratuity: exactly one of rate or amount, each bounded by the location's gratuity policy. */
+export const gratuityBodySchema = z
+  .strictObject({
+    rate: clientRate.optional().meta({
+      description: 'Fraction of the subtotal before discount (e.g. "0.18"): 0 to 1 with at most 6 fraction digits, and at most the location\'s `maxRate` (GET /locations/{locationId}/gratuity); above it: 400 naming `rate`.',
+    }),
+    amount: clientAmount.optional().meta({
+      description:
+        'A fixed amount in the cart\'s currency (e.g. "5.00"), where the location allows custom amounts: at most 2 fraction digits, and at most `maxRate` x `subTotalWithoutDiscount` of the cart (so 0 on an empty cart); above it: 400 naming `amount`. The waiter tip is capped by the same rule whenever the cart is priced, so removing lines later lowers it with them.',
+    }),
+  })
+  .superRefine((body, issues) => {
+    if ((body.rate === undefined) === (body.amount === undefined)) {
+      issues.addIssue({ code: "custom", path: ["rate"], message: "send exactly one of rate or amount" });
+    }
+  });
 
 export const orderTimeBodySchema = z.discriminatedUnion("pickupType", [
   z.strictObject({ pickupType: z.literal("ASAP") }),

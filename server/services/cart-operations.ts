@@ -3,10 +3,11 @@ import { DateTime } from "luxon";
 import { discounts, products } from "../../db/schema";
 import { resolveSelections, sameConfiguration, type SelectionInput } from "../domain/cart-lines";
 import type { CartLine } from "../domain/cart-types";
-import { isValidRate, parseDecimalToMinor } from "../domain/money";
+import { applyRate, isValidRate, parseDecimalToMinor, toDecimalString } from "../domain/money";
 import { bookableTimes, isOpenAt, localDateTime } from "../domain/schedule";
 import { AppError, notFound, validationError } from "../errors";
 import type { CartView } from "../schemas/cart";
+import { quoteInput } from "../quote-input";
 import { newId } from "../security/tokens";
 import type { RequestContext } from "../trpc/context";
 import { mutateCart, type CartIds } from "./carts";
@@ -28,7 +29,7 @@ export function addItem(ctx: RequestContext, ids: CartIds, input: AddItemInput):
       .from(products)
       .where(and(eq(products.id, input.productId), eq(products.locationId, cart.locationId)));
     if (!product) {
-      throw validationError(`Product ${input.productId} is not on this location's menu`, [{ path: "productId", message: "unknown product for this location" }]);
+      throw validationError(`Product ${quoteInput(input.productId)} is not on this location's menu`, [{ path: "productId", message: "unknown product for this location" }]);
     }
     const resolved = resolveSelections(product, input.selections);
     if (!resolved.ok) throw validationError(resolved.message, resolved.fields);
@@ -61,7 +62,7 @@ export function addItem(ctx: RequestContext, ids: CartIds, input: AddItemInput):
       itemUnavailableAction: input.itemUnavailableAction,
     };
     return { lines: [...cart.lines, line] };
-  });
+  }, { amountField: "quantity" });
 }
 
 /** PATCH .../cart-item/{itemId}/quantity: sets a line's quantity; 0 removes the line. */
@@ -83,7 +84,7 @@ export function updateItemQuantity(ctx: RequestContext, ids: CartIds & { itemId:
     return {
       lines: quantity === 0 ? cart.lines.filter((line) => line.id !== itemId) : cart.lines.map((line) => (line.id === itemId ? { ...line, quantity } : line)),
     };
-  });
+  }, { amountField: "quantity" });
 }
 
 /** A product's own limit (limited stock, specials), on top of the cart-wide CART_MAX_LINE_QUANTITY. */
@@ -119,7 +120,7 @@ export function updateOrderTime(ctx: RequestContext, ids: CartIds, input: OrderT
     }
     const slots = bookableTimes(location.openingHours, location.timeZone, input.orderDate, nowLocal, option);
     if (!slots.includes(input.orderTime)) {
-      throw validationError(`${input.orderDate} ${input.orderTime} is not a bookable ${cart.fulfilmentMethod} time; see /time-intervals`, [
+      throw validationError(`${quoteInput(input.orderDate)} ${quoteInput(input.orderTime)} is not a bookable ${cart.fulfilmentMethod} time; see /time-intervals`, [
         { path: "orderTime", message: slots.length === 0 ? "no bookable times that day" : `not a bookable slot (first: ${slots[0]}, last: ${slots[slots.length - 1]})` },
       ]);
     }
@@ -129,7 +130,13 @@ export function updateOrderTime(ctx: RequestContext, ids: CartIds, input: OrderT
 
 export type GratuityInput = { rate: string } | { amount: string };
 
+/**
+ * A rate up to the location's maxRate, or (where the location allows custom amounts) an amount up to
+ * maxRate x the subtotal before discount: a tip is bounded by the same policy however it is given.
+ * Pricing applies the same cap again (domain/pricing.ts), so lines removed later lower the tip with them.
+ */
 export function setGratuity(ctx: RequestContext, ids: CartIds, input: GratuityInput): Promise<CartView> {
+  const field = "rate" in input ? "rate" : "amount";
   return mutateCart(ctx, ids, "cart.setGratuity", input, ({ cart, location }) => {
     const policy = location.gratuity;
     if ("rate" in input) {
@@ -143,8 +150,13 @@ export function setGratuity(ctx: RequestContext, ids: CartIds, input: GratuityIn
     if (amountMinor === undefined) {
       throw validationError("amount must be a non-negative decimal with at most 2 fraction digits", [{ path: "amount", message: "invalid amount" }]);
     }
+    const maxMinor = applyRate(cart.priced.subTotalWithoutDiscount, policy.maxRate);
+    if (amountMinor > maxMinor) {
+      const max = toDecimalString(maxMinor, cart.currency);
+      throw validationError(`A tip can be at most ${max} here (${policy.maxRate} of the subtotal before discount)`, [{ path: "amount", message: `must be at most ${max}` }]);
+    }
     return { gratuity: { kind: "amount", amountMinor } };
-  });
+  }, { amountField: field });
 }
 
 export function applyDiscount(ctx: RequestContext, ids: CartIds, code: string): Promise<CartView> {
@@ -154,7 +166,7 @@ export function applyDiscount(ctx: RequestContext, ids: CartIds, code: string): 
       .from(discounts)
       .where(and(eq(discounts.locationId, cart.locationId), eq(discounts.code, sql`upper(${code})`)));
     if (!discount || !discount.active) {
-      throw validationError(`Discount code ${code} is not valid here`, [{ path: "code", message: "unknown or inactive code" }]);
+      throw validationError(`Discount code ${quoteInput(code)} is not valid here`, [{ path: "code", message: "unknown or inactive code" }]);
     }
     const subtotal = cart.priced.subTotalWithoutDiscount;
     if (subtotal < discount.minimumSubtotalMinor) {

@@ -21,7 +21,7 @@ const fulfilment: FulfilmentPolicy = {
   takeout: { enabled: true, feeFixMinor: 0, feeRate: "0", leadMinutes: 15, slotMinutes: 15 },
   delivery: { enabled: true, feeFixMinor: 199, feeRate: "0.02", leadMinutes: 45, slotMinutes: 15 },
 };
-const location = { fees, fulfilment };
+const location = { fees, fulfilment, gratuity: { presets: [], defaultRate: null, allowCustomAmount: true, maxRate: "0.5" } };
 
 type PricedInput = Parameters<typeof repriceCart>[0];
 

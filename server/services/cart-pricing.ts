@@ -1,6 +1,7 @@
 import type { CartLine, PricedCart } from "../domain/cart-types";
 import { CART_QUOTE_TTL_MS, cartQuoteExpiry, type DeliveryQuote } from "../domain/delivery";
 import { fingerprint } from "../domain/fingerprint";
+import { amountOverflow, overflowedTotal } from "../domain/money";
 import { priceCart } from "../domain/pricing";
 import type { carts } from "../../db/schema";
 import type { LocationRow } from "./locations";
@@ -16,8 +17,27 @@ export type PricedFields = Pick<CartRow, "priced" | "quoteFingerprint" | "quoteE
  * Prices the cart's stored lines with the location's current fees and the cart's choices, and
  * fingerprints the result. The quote expires after QUOTE_TTL_MS, or with the courier quote of a
  * delivery cart if that comes first.
+ *
+ * A total past 2^53 - 1 minor units is a 400 (domain/money.ts amountOverflow); `requestField` names
+ * the request's field that made it so (a quantity, a tip), else the total itself is named. Nothing
+ * unpriceable is ever stored, since every write prices the cart first.
  */
-export function repriceCart(cart: Pick<CartRow, "lines" | "discount" | "gratuity" | "courierTipMinor" | "fulfilmentMethod" | "currency" | "deliveryQuote">, location: Pick<LocationRow, "fees" | "fulfilment">, now: Date): PricedFields {
+export function repriceCart(
+  cart: Pick<CartRow, "lines" | "discount" | "gratuity" | "courierTipMinor" | "fulfilmentMethod" | "currency" | "deliveryQuote">,
+  location: Pick<LocationRow, "fees" | "fulfilment" | "gratuity">,
+  now: Date,
+  requestField?: string,
+): PricedFields {
+  try {
+    return priceWithLocation(cart, location, now);
+  } catch (error) {
+    const total = overflowedTotal(error);
+    if (total !== undefined && requestField !== undefined) throw amountOverflow(requestField, total);
+    throw error;
+  }
+}
+
+function priceWithLocation(cart: Parameters<typeof repriceCart>[0], location: Parameters<typeof repriceCart>[1], now: Date): PricedFields {
   const option = location.fulfilment[cart.fulfilmentMethod];
   const discount = cart.discount;
   const subtotal = cart.lines.reduce((sum, line) => sum + lineSubtotal(line), 0);
@@ -30,6 +50,7 @@ export function repriceCart(cart: Pick<CartRow, "lines" | "discount" | "gratuity
     fees: location.fees,
     fulfilmentFee: { feeFixMinor: option?.feeFixMinor ?? 0, feeRate: option?.feeRate ?? "0" },
     gratuity: cart.gratuity,
+    gratuityMaxRate: location.gratuity.maxRate,
     courier: courierFee,
     courierTipMinor: cart.fulfilmentMethod === "delivery" ? (cart.courierTipMinor ?? 0) : 0,
   });

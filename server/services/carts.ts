@@ -100,6 +100,7 @@ export type CartChange = Partial<Pick<CartRow, "lines" | "discount" | "gratuity"
  * The one path by which a cart changes: idempotency first, then credential, state and revision
  * checks, the change itself, re-pricing, and a compare-and-set UPDATE on the revision, all in one
  * transaction. N concurrent writers holding the same If-Match get one success and N-1 conflicts.
+ * `amountField` is the request field a total past 2^53 - 1 minor units is blamed on (a 400).
  */
 export async function mutateCart(
   ctx: RequestContext,
@@ -107,6 +108,7 @@ export async function mutateCart(
   operation: string,
   input: unknown,
   change: (scope: MutationScope) => Promise<CartChange> | CartChange,
+  options: { amountField?: string } = {},
 ): Promise<CartView> {
   const expectedRevision = requireIfMatch(ctx);
   return runIdempotent(ctx, { operation, input: { ...ids, input } }, async (tx) => {
@@ -125,7 +127,7 @@ export async function mutateCart(
       .update(carts)
       .set({
         ...patch,
-        ...repriceCart(next, location, now),
+        ...repriceCart(next, location, now, options.amountField),
         revision: cart.revision + 1,
         updatedAt: now,
         expiresAt: patch.status === "EXPIRED" ? now : idleExpiry(ctx, now),

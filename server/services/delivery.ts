@@ -132,5 +132,5 @@ export function setCourierTip(ctx: RequestContext, ids: CartIds, amount: string)
       courierTipMinor: tipMinor,
       deliveryQuote: { ...retipped, quoteFingerprint: deliveryQuoteFingerprint(retipped, quoteInputsOf(cart, cart.deliveryInfo.addressData)) },
     };
-  });
+  }, { amountField: "amount" });
 }
