@@ -27,6 +27,9 @@ export const productionBuildFiles = [
   "test/integration/customer-auth.test.ts",
   "test/integration/customer-data.test.ts",
   "test/integration/customer-rpc.test.ts",
+  "test/integration/hostile-bodies.test.ts",
+  "test/integration/hostile-cursors.test.ts",
+  "test/integration/amount-bounds.test.ts",
 ];
 
 const alias = { "@": new URL(".", import.meta.url).pathname };

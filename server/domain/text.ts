@@ -13,26 +13,29 @@ function problemOf(text: string): string | undefined {
   return undefined;
 }
 
-/** The first string (property name or value) in a parsed JSON value that cannot be stored as sent. */
-export function findUnstorableText(value: unknown, path = ""): TextIssue | undefined {
-  if (typeof value === "string") {
-    const message = problemOf(value);
-    return message === undefined ? undefined : { path: path || "(root)", message };
-  }
-  if (Array.isArray(value)) {
-    for (const [index, item] of value.entries()) {
-      const issue = findUnstorableText(item, `${path}[${index}]`);
-      if (issue) return issue;
-    }
-    return undefined;
-  }
-  if (typeof value === "object" && value !== null) {
-    for (const [key, item] of Object.entries(value)) {
-      const keyProblem = problemOf(key);
-      const childPath = path ? `${path}.${key}` : key;
-      if (keyProblem) return { path: childPath, message: `property name ${keyProblem}` };
-      const issue = findUnstorableText(item, childPath);
-      if (issue) return issue;
+/**
+ * The first string (property name or value) in a parsed JSON value that cannot be stored as sent.
+ * Walked with an explicit stack, depth first in document order, so no nesting can overflow the call stack.
+ */
+export function findUnstorableText(value: unknown): TextIssue | undefined {
+  const pending: { value: unknown; path: string }[] = [{ value, path: "" }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value: current, path } = next;
+    if (typeof current === "string") {
+      const message = problemOf(current);
+      if (message !== undefined) return { path: path || "(root)", message };
+    } else if (Array.isArray(current)) {
+      for (let index = current.length - 1; index >= 0; index--) pending.push({ value: current[index], path: `${path}[${index}]` });
+    } else if (typeof current === "object" && current !== null) {
+      const entries = Object.entries(current);
+      for (const [key] of entries) {
+        const keyProblem = problemOf(key);
+        if (keyProblem) return { path: path ? `${path}.${key}` : key, message: `property name ${keyProblem}` };
+      }
+      for (let index = entries.length - 1; index >= 0; index--) {
+        const [key, item] = entries[index] as [string, unknown];
+        pending.push({ value: item, path: path ? `${path}.${key}` : key });
+      }
     }
   }
   return undefined;

@@ -10,6 +10,7 @@ import { clientIp } from "./client-ip";
 import { corsAllowlist, corsHeaders, isAllowedOrigin, preflightHeaders } from "./cors";
 import { logRequest, presentedPrincipal } from "./access-log";
 import { applyRateLimit } from "./rate-limit";
+import { assertJsonContentType, parseJsonBytes, readBoundedBytes } from "./json-body";
 import { newRequestId } from "./request-id";
 import { requestsRevalidation } from "./response-cache";
 import { restRouteName } from "./route-table";
@@ -168,23 +169,10 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
 /** Reads the JSON body with a size limit. An empty body is `{}`; anything else must be a JSON object. */
 async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   if (request.method === "GET" || request.method === "DELETE" || request.method === "HEAD") return undefined;
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBytes) throw validationError(`The request body is larger than ${maxBytes} bytes`);
-  const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > maxBytes) throw validationError(`The request body is larger than ${maxBytes} bytes`);
+  const bytes = await readBoundedBytes(request, maxBytes);
   if (bytes.byteLength === 0) return {};
-  const contentType = request.headers.get("content-type") ?? "";
-  if (!/^application\/json\s*(;|$)/i.test(contentType)) {
-    throw validationError("The request body must be JSON (Content-Type: application/json)", [
-      { path: "header.content-type", message: `expected application/json, got "${contentType.slice(0, 64)}"` },
-    ]);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    throw validationError("The request body is not valid JSON");
-  }
+  assertJsonContentType(request.headers.get("content-type"));
+  const parsed = parseJsonBytes(bytes);
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw validationError("The request body must be a JSON object");
   }

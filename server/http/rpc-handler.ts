@@ -7,6 +7,7 @@ import { clientIp } from "./client-ip";
 import { logRequest } from "./access-log";
 import { applyRateLimit } from "./rate-limit";
 import { depsOrErrorResponse, errorResponse, logUnexpected } from "./rest-handler";
+import { assertJsonContentType, assertJsonDepth, parseJsonBytes, readBoundedBytes } from "./json-body";
 import { newRequestId } from "./request-id";
 import { rpcRouteName } from "./route-table";
 
@@ -24,10 +25,16 @@ export function createRpcHandler(getDeps: () => Promise<AppDeps>) {
     const ip = clientIp(request.headers, deps.env);
     const limited = await applyRateLimit(deps, ip);
     if (limited.error) return errorResponse(limited.error, requestId, limited.headers);
+    let bounded: Request;
+    try {
+      bounded = await boundedRpcRequest(request, deps.env.MAX_BODY_BYTES);
+    } catch (error) {
+      return errorResponse(toAppError(error), requestId, limited.headers);
+    }
     const context = createRequestContext({ requestId, deps, clientIp: ip, origin: new URL(request.url).origin, headers: request.headers });
     return fetchRequestHandler({
       endpoint: ENDPOINT,
-      req: request,
+      req: bounded,
       router: appRouter,
       allowBatching: false,
       createContext: () => context,
@@ -41,6 +48,22 @@ export function createRpcHandler(getDeps: () => Promise<AppDeps>) {
         return { status: context.response.status, headers: { ...limited.headers, ...context.response.headers, "X-Request-Id": requestId } };
       },
     });
+  }
+
+  /**
+   * The same limits as REST before tRPC reads anything: at most MAX_BODY_BYTES of body, UTF-8 JSON,
+   * and no nesting past MAX_JSON_DEPTH in the body or in a query's `input` parameter.
+   */
+  async function boundedRpcRequest(request: Request, maxBytes: number): Promise<Request> {
+    const input = new URL(request.url).searchParams.get("input");
+    if (input !== null) assertJsonDepth(input, "query.input");
+    if (request.method !== "POST") return request;
+    const bytes = await readBoundedBytes(request, maxBytes);
+    if (bytes.byteLength > 0) {
+      assertJsonContentType(request.headers.get("content-type"));
+      parseJsonBytes(bytes);
+    }
+    return new Request(request.url, { method: request.method, headers: request.headers, body: bytes.byteLength > 0 ? bytes : null, signal: request.signal });
   }
 
   return async function handle(request: Request): Promise<Response> {

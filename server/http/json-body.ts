@@ -1,0 +1,98 @@
+import { validationError } from "../errors";
+
+/**
+ * Deepest nesting of arrays and objects a request body may have. The deepest body the API takes is
+ * an add-item request (object > selections array > selection object), so 32 is generous; a body
+ * nested thousands deep would otherwise reach recursive walks (zod, the text check) and overflow
+ * the stack.
+ */
+export const MAX_JSON_DEPTH = 32;
+
+const tooLarge = (maxBytes: number) => validationError(`The request body is larger than ${maxBytes} bytes`, [{ path: "body", message: `at most ${maxBytes} bytes` }]);
+
+/**
+ * The body's bytes, never more than maxBytes of them: a declared Content-Length past the limit is
+ * refused before anything is read, and an undeclared (chunked) body is read only up to the limit.
+ */
+export async function readBoundedBytes(request: Request, maxBytes: number): Promise<Uint8Array<ArrayBuffer>> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) throw tooLarge(maxBytes);
+  if (request.body === null) return new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    length += value.byteLength;
+    if (length > maxBytes) {
+      await reader.cancel();
+      throw tooLarge(maxBytes);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(length);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * A JSON media type whose charset, if named, is UTF-8 (RFC 8259 §8.1: JSON between systems is
+ * UTF-8). A body labelled UTF-16 would otherwise be decoded as UTF-8 and mean something else.
+ */
+export function assertJsonContentType(contentType: string | null): void {
+  const value = contentType ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(value)) {
+    throw validationError("The request body must be JSON (Content-Type: application/json)", [
+      { path: "header.content-type", message: `expected application/json, got ${JSON.stringify(value.slice(0, 64))}` },
+    ]);
+  }
+  const charset = /;\s*charset\s*=\s*"?([^";\s]*)"?/i.exec(value)?.[1];
+  if (charset !== undefined && !/^utf-?8$/i.test(charset)) {
+    throw validationError("The request body must be UTF-8 JSON", [{ path: "header.content-type", message: `charset ${JSON.stringify(charset.slice(0, 32))} is not utf-8` }]);
+  }
+}
+
+/** How deeply the JSON text nests arrays and objects, scanned without recursion (strings skipped). */
+export function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++; // a backslash escapes the next character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x7d || char === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+/** Refuses JSON text (a body, or an RPC query's `input`) nested past MAX_JSON_DEPTH, naming where it came from. */
+export function assertJsonDepth(text: string, where: string): void {
+  if (nestingDepth(text) > MAX_JSON_DEPTH) {
+    throw validationError(`The request's JSON nests arrays and objects more than ${MAX_JSON_DEPTH} deep`, [{ path: where, message: `at most ${MAX_JSON_DEPTH} levels` }]);
+  }
+}
+
+/** UTF-8 bytes to a parsed JSON value, refusing invalid UTF-8, invalid JSON and nesting past MAX_JSON_DEPTH. */
+export function parseJsonBytes(bytes: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw validationError("The request body is not valid UTF-8");
+  }
+  assertJsonDepth(text, "body");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw validationError("The request body is not valid JSON");
+  }
+}
