@@ -73,6 +73,31 @@ export const unicodeStrings = [
   "\u001F\u007F\u0085",
 ];
 
+const b64 = (value: unknown) => Buffer.from(typeof value === "string" ? value : JSON.stringify(value)).toString("base64url");
+
+/** Pagination cursors this API never issues: the right outline with values the database refuses, and the wrong outline. */
+export const hostileCursors: [string, string][] = [
+  ["sort order past int4", b64([2 ** 31, "prd_x"])],
+  ["sort order 1e10", b64([1e10, "prd_x"])],
+  ["sort order 2^53+2", b64([2 ** 53 + 2, "prd_x"])],
+  ["sort order 1.5", b64([1.5, "prd_x"])],
+  ["NUL in the id", b64([1, "a\u0000b"])],
+  ["NUL in the id of a time cursor", b64(["2020-01-01T00:00:00.000Z", "a\u0000b"])],
+  ["lone surrogate in the id", b64(["2020-01-01T00:00:00.000Z", "a\uD800b"])],
+  ["id of 129 characters", b64(["2020-01-01T00:00:00.000Z", "x".repeat(129)])],
+  ["year +275760", b64(["+275760-09-13T00:00:00.000Z", "ord_x"])],
+  ["year -271821", b64(["-271821-04-20T00:00:00.000Z", "ord_x"])],
+  ["year 0", b64(["0000-01-01T00:00:00.000Z", "ord_x"])],
+  ["February 30th", b64(["2021-02-30T00:00:00.000Z", "ord_x"])],
+  ["a date without time", b64(["2020-01-01", "ord_x"])],
+  ["an object", b64({ at: "2020-01-01T00:00:00.000Z", id: "x" })],
+  ["three elements", b64([1, "x", 2])],
+  ["null", b64("null")],
+  ["not JSON", b64("[1,")],
+  ["not base64url", "!!!"],
+  ["empty id", b64([1, ""])],
+];
+
 /** Header values must be ByteStrings without control characters, or `Headers` itself refuses them. */
 const headerSafe = (value: string) => /^[\x20-\x7e\x80-\xff]*$/.test(value);
 
@@ -367,6 +392,15 @@ export function variantArbitrary(validator: OpenApiResponseValidator, shape: Ope
   return labelled(fc.oneof(...kinds));
 }
 
+const DEEP_3000 = `${"[".repeat(3000)}${"]".repeat(3000)}`;
+
+/** Amounts past every policy and past 2^53 - 1 minor units, for fields that hold amounts or counts. */
+function hugeAmounts(schema: Json): unknown[] {
+  if (schema.type === "integer" || schema.type === "number") return [2 ** 53 - 1, 2 ** 53 + 2, 1e21];
+  const decimal = typeof schema.pattern === "string" && schema.pattern.includes("\\d");
+  return decimal ? ["9999999999999.00", "90071992547409.91", "99999999", "1".repeat(400)] : [];
+}
+
 /** Fixed variants every operation gets before the random ones: the inputs most likely to reach storage. */
 export function targetedVariants(validator: OpenApiResponseValidator, shape: OperationShape, validBody: Json | undefined): Variant[] {
   const variants: Variant[] = [];
@@ -377,11 +411,18 @@ export function targetedVariants(validator: OpenApiResponseValidator, shape: Ope
         variants.push(variant(`body ${at.path.join(".")} = ${shortLabel(value)}`, (base) => requestOf(base, { body: setIn(base.body ?? body, at.path, value) })));
       }
     }
+    for (const at of bodyPoints(validator, shape.bodySchema, body)) {
+      variants.push(variant(`body ${at.path.join(".")} = nested 3,000 deep`, (base) => requestOf(base, { rawBody: JSON.stringify(setIn(base.body ?? body, at.path, RAW_PLACEHOLDER)).replace(`"${RAW_PLACEHOLDER}"`, DEEP_3000) })));
+      for (const value of hugeAmounts(at.schema)) variants.push(variant(`body ${at.path.join(".")} = ${shortLabel(value)}`, (base) => requestOf(base, { body: setIn(base.body ?? body, at.path, value) })));
+    }
     variants.push(
       variant("body extra key __proto__", (base) =>
         requestOf(base, { rawBody: JSON.stringify(setIn(base.body ?? body, [KEY_PLACEHOLDER], { polluted: true })).replace(`"${KEY_PLACEHOLDER}"`, '"__proto__"') }),
       ),
     );
+  }
+  if (shape.queryParams.some((parameter) => parameter.name === "cursor")) {
+    for (const [label, cursor] of hostileCursors) variants.push(variant(`query cursor: ${label}`, (base) => requestOf(base, { query: [...base.query.filter(([name]) => name !== "cursor"), ["cursor", cursor]] })));
   }
   for (const parameter of shape.queryParams) {
     variants.push(variant(`query ${parameter.name} = "a\\u0000b"`, (base) => requestOf(base, { query: [...base.query.filter(([name]) => name !== parameter.name), [parameter.name, "a\u0000b"]] })));
