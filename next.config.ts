@@ -6,6 +6,9 @@ const nextConfig: NextConfig = {
   // Migrations are read from disk at start-up; make sure traced deployments carry them.
   outputFileTracingIncludes: { "/**": ["./db/migrations/**/*"] },
   poweredByHeader: false,
+  // A trailing slash under the API prefix is the API's to answer (a 404 envelope with the request id,
+  // server/http/rest-routes.ts), not a bare 308 from the framework. Pages match with or without one.
+  skipTrailingSlashRedirect: true,
 };
 
 export default nextConfig;

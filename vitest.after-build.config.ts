@@ -30,6 +30,8 @@ export const productionBuildFiles = [
   "test/integration/hostile-bodies.test.ts",
   "test/integration/hostile-cursors.test.ts",
   "test/integration/amount-bounds.test.ts",
+  "test/integration/prefix-edges.test.ts",
+  "test/integration/generated-client.test.ts",
 ];
 
 const alias = { "@": new URL(".", import.meta.url).pathname };

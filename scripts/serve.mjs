@@ -2,7 +2,9 @@
 // request with its TCP peer address (after deleting any client-sent copy of that header), so the
 // rate limit's client address can never be chosen by the client. See server/http/client-ip.ts.
 import { AsyncLocalStorage } from "node:async_hooks";
+import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
+import { Readable } from "node:stream";
 import next from "next";
 
 const PEER_ADDRESS_HEADER = "x-storefront-peer-address";
@@ -38,14 +40,94 @@ if (globalThis[STARTUP] !== "ready") {
   console.error(JSON.stringify({ level: 40, msg: "start-up did not report within 120 s: serving anyway; see /api/ready" }));
 }
 
+// The REST API is served straight from this server into the same handler Next's route uses
+// (registered by instrumentation.ts), without Next's request pipeline: every method, path and
+// escape under the prefix reaches our handler, so each answer is the contract's. The document
+// (openapi.json) and everything else go to Next. REST_MOUNT=next sends the API through Next too.
+const REST_PREFIX = "/api/v1/storefront";
+const REST_HANDLER = Symbol.for("storefront-ordering-service.rest-handler");
+const restMount = process.env.REST_MOUNT === "next" ? "next" : "direct";
+
+function isDirectRestPath(url) {
+  if (restMount !== "direct" || typeof globalThis[REST_HANDLER] !== "function") return false;
+  const path = url.split("?")[0];
+  return (path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`)) && path !== `${REST_PREFIX}/openapi.json`;
+}
+
+const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
+
+function withMethod(request, method) {
+  return new Proxy(request, {
+    get(target, property) {
+      if (property === "method") return method;
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+const requestId = () => `req_${randomBytes(12).toString("base64url")}`;
+
+function envelope(status, code, message, extraHeaders = {}) {
+  const id = requestId();
+  const body = JSON.stringify({ code, message, requestId: id });
+  return { status, body, headers: { "content-type": "application/json", "cache-control": "no-store", "x-request-id": id, "content-length": String(Buffer.byteLength(body)), ...extraHeaders } };
+}
+
+async function serveRest(req, res) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  const hasBody = req.method !== "GET" && req.method !== "HEAD";
+  const controller = new AbortController();
+  res.once("close", () => controller.abort());
+  let response;
+  try {
+    // fetch's Request refuses to carry TRACE, TRACK and CONNECT; the handler still has to answer them (405).
+    const forbidden = FETCH_FORBIDDEN_METHODS.has(req.method);
+    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
+      method: forbidden ? "GET" : req.method,
+      headers,
+      body: hasBody && !forbidden ? Readable.toWeb(req) : undefined,
+      duplex: hasBody && !forbidden ? "half" : undefined,
+      signal: controller.signal,
+    });
+    response = await globalThis[REST_HANDLER](forbidden ? withMethod(request, req.method) : request);
+  } catch (error) {
+    // Only a request the fetch API cannot represent (an invalid Host, say) gets here; the handler answers everything else itself.
+    const answer = error instanceof TypeError ? envelope(400, "VALIDATION_ERROR", "The request cannot be read") : envelope(500, "INTERNAL_ERROR", "An unexpected error occurred. Quote the request id when reporting it.");
+    if (answer.status === 500) console.error(JSON.stringify({ level: 50, msg: "REST mount failed", requestId: answer.headers["x-request-id"], err: String(error) }));
+    res.writeHead(answer.status, answer.headers).end(req.method === "HEAD" ? undefined : answer.body);
+    return;
+  }
+  res.statusCode = response.status;
+  response.headers.forEach((value, name) => res.setHeader(name, value));
+  res.end(response.body && req.method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined);
+}
+
 const server = createServer((req, res) => {
   delete req.headers[PEER_ADDRESS_HEADER];
   const address = req.socket.remoteAddress ?? "unknown";
   req.headers[PEER_ADDRESS_HEADER] = address.startsWith("::ffff:") ? address.slice(7) : address;
   const at = req.headers["x-test-clock"];
   delete req.headers["x-test-clock"];
-  if (testClock && typeof at === "string") return void testClock.run(at, () => handle(req, res));
-  void handle(req, res);
+  const serve = isDirectRestPath(req.url ?? "/") ? () => serveRest(req, res) : () => handle(req, res);
+  if (testClock && typeof at === "string") return void testClock.run(at, serve);
+  void serve();
+});
+
+// What Node's HTTP parser refuses before any handler runs (headers over 16 KiB, a method it does not
+// know, a malformed request line) is still answered in the error envelope with a request id.
+server.on("clientError", (error, socket) => {
+  if (!socket.writable || error.code === "ECONNRESET") return void socket.destroy();
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const answer = tooLarge
+    ? envelope(431, "REQUEST_HEADERS_TOO_LARGE", "The request headers are too large (16 KiB in all)")
+    : envelope(400, "VALIDATION_ERROR", "The request is not valid HTTP/1.1");
+  const lines = Object.entries({ ...answer.headers, connection: "close" }).map(([name, value]) => `${name}: ${value}\r\n`);
+  socket.end(`HTTP/1.1 ${answer.status} ${tooLarge ? "Request Header Fields Too Large" : "Bad Request"}\r\n${lines.join("")}\r\n${answer.body}`);
 });
 server.keepAliveTimeout = 65_000;
 server.listen(port, hostname, () => {

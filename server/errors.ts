@@ -21,6 +21,9 @@ export const errorCodes = [
   "PRECONDITION_REQUIRED",
   "DEPENDENCY_UNAVAILABLE",
   "INTERNAL_ERROR",
+  // Beyond the contract's list, which allows other codes: the transport's own answers.
+  "METHOD_NOT_ALLOWED",
+  "REQUEST_HEADERS_TOO_LARGE",
 ] as const;
 
 export type ErrorCode = (typeof errorCodes)[number];
@@ -41,6 +44,8 @@ export const codeToStatus: Record<ErrorCode, number> = {
   PRECONDITION_REQUIRED: 428,
   DEPENDENCY_UNAVAILABLE: 503,
   INTERNAL_ERROR: 500,
+  METHOD_NOT_ALLOWED: 405,
+  REQUEST_HEADERS_TOO_LARGE: 431,
 };
 
 export type ErrorDetails = Record<string, unknown>;

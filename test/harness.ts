@@ -1,3 +1,4 @@
+import { GET as openApiDocumentRoute } from "../app/api/v1/storefront/openapi.json/route";
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
 import type { DatabaseHandle } from "../db/client";
@@ -200,6 +201,8 @@ function inProcessTransport(deps: AppDeps): Transport {
       if (pathname.startsWith("/api/trpc/")) return rpc(request);
       if (pathname === "/api/webhooks/stripe") return webhook(request);
       if (pathname.startsWith("/api/jobs/")) return jobs(request, decodeURIComponent(pathname.slice("/api/jobs/".length)));
+      // The document's own route file: a static segment that takes precedence over the REST catch-all.
+      if (pathname === `${REST_PREFIX}/openapi.json`) return Promise.resolve(openApiDocumentRoute(request));
       return rest(request);
     },
     close: () => Promise.resolve(),

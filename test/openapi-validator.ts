@@ -22,7 +22,7 @@ export type DocumentedOperation = {
   template: string;
   operationId: string;
   operation: Json;
-  /** Literal segments lower-cased (the REST adapter routes case-insensitively); null for a parameter. */
+  /** Literal segments; null for a parameter. */
   segments: (string | null)[];
 };
 
@@ -36,6 +36,15 @@ export type ObservedResponse = {
 };
 
 const DOCUMENT_ID = "https://storefront.invalid/openapi.json";
+
+/** A path segment percent-decoded, or as it is when its escapes are malformed (the service answers 400 then). */
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -77,7 +86,7 @@ export class OpenApiResponseValidator {
         const segments = template
           .split("/")
           .slice(1)
-          .map((segment) => (/^\{[^}]+\}$/.test(segment) ? null : segment.toLowerCase()));
+          .map((segment) => (/^\{[^}]+\}$/.test(segment) ? null : segment));
         return [{ method, template, operationId: typeof operation.operationId === "string" ? operation.operationId : `${method} ${template}`, operation, segments }];
       }),
     );
@@ -98,19 +107,19 @@ export class OpenApiResponseValidator {
   }
 
   /**
-   * The operation the REST adapter would route this request to. Like the adapter, literal
-   * segments match case-insensitively and a literal beats a parameter (`/products/popular`
-   * before `/products/{productId}`); a trailing slash is ignored.
+   * The operation the service routes this request to (server/http/rest-routes.ts): literal segments
+   * match exactly after percent-decoding, a literal beats a parameter (`/products/popular` before
+   * `/products/{productId}`), and a trailing slash or empty segment matches nothing.
    */
   findOperation(method: string, path: string): DocumentedOperation | undefined {
     const pathname = path.split("?")[0] ?? "";
-    const segments = pathname.replace(/\/+$/, "").split("/").slice(1);
+    const segments = pathname.split("/").slice(1).map(safeDecode);
     const lowerMethod = method.toLowerCase();
     const candidates = this.operations.filter(
       (operation) =>
         operation.method === lowerMethod &&
         operation.segments.length === segments.length &&
-        operation.segments.every((literal, index) => (literal === null ? (segments[index] ?? "") !== "" : literal === segments[index]?.toLowerCase())),
+        operation.segments.every((literal, index) => (literal === null ? (segments[index] ?? "") !== "" : literal === segments[index])),
     );
     const literalCount = (operation: DocumentedOperation) => operation.segments.filter((segment) => segment !== null).length;
     return candidates.sort((a, b) => literalCount(b) - literalCount(a))[0];
@@ -123,16 +132,35 @@ export class OpenApiResponseValidator {
 
   /** Problems with this response; empty when it is exactly what the document promises. */
   problems(observed: ObservedResponse): string[] {
-    if (observed.method.toUpperCase() === "OPTIONS") return this.preflightProblems(observed);
-    const operation = this.findOperation(observed.method, observed.path);
-    if (!operation) {
-      if (observed.status !== 404) return [`no documented operation matches, so the answer must be 404, got ${observed.status}`];
-      return this.envelopeProblems(observed, "#/components/responses/Error404");
+    const method = observed.method.toUpperCase();
+    if (method === "OPTIONS") return this.preflightProblems(observed);
+    // HEAD is GET without a body (RFC 9110): the same status and headers, checked against GET's document.
+    if (method === "HEAD") {
+      const problems = this.problems({ ...observed, method: "GET", text: "" });
+      return observed.text === "" ? problems.filter((problem) => !problem.startsWith("the body is not JSON")) : [...problems, "a HEAD answer has a body"];
     }
+    const operation = this.findOperation(method, observed.path);
+    if (!operation) return this.unroutedProblems(observed);
     const responses = this.responsesOf(operation);
     const documented = responses[String(observed.status)];
     if (documented === undefined) return [`status ${observed.status} is not documented (documented: ${Object.keys(responses).join(", ")})`];
     return this.responseProblems(operation, observed, documented);
+  }
+
+  /**
+   * A request no operation takes (apiDescription says what each answer means): 405 with `Allow`
+   * where the path answers other methods, 400 for a malformed escape, else 404; always the envelope.
+   */
+  private unroutedProblems(observed: ObservedResponse): string[] {
+    const otherMethods = documentMethods.filter((candidate) => this.findOperation(candidate, observed.path) !== undefined);
+    const expected = otherMethods.length > 0 ? [405] : [404, 400];
+    if (!expected.includes(observed.status)) return [`no documented operation matches this method and path, so the answer must be ${expected.join(" or ")}, got ${observed.status}`];
+    const problems = this.responseProblems(undefined, observed, { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } });
+    if (observed.status === 405) {
+      const allow = (observed.headers.get("allow") ?? "").split(",").map((name) => name.trim().toLowerCase());
+      for (const candidate of otherMethods) if (!allow.includes(candidate)) problems.push(`Allow "${observed.headers.get("allow") ?? ""}" does not list ${candidate.toUpperCase()}`);
+    }
+    return problems;
   }
 
   /** Throws an error naming the operation, the status and every problem, for the test that made the call. */

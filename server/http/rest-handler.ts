@@ -14,6 +14,7 @@ import { assertJsonContentType, parseJsonBytes, readBoundedBytes } from "./json-
 import { newRequestId } from "./request-id";
 import { requestsRevalidation } from "./response-cache";
 import { restRouteName } from "./route-table";
+import { matchRestRoute, type RestMatch } from "./rest-routes";
 import { logger } from "../log";
 
 export const REST_PREFIX = "/api/v1/storefront";
@@ -59,12 +60,14 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
     responseMeta: ({ ctx, errors }) => (errors.length > 0 || !ctx ? {} : { status: ctx.response.status, headers: { ...ctx.response.headers } }),
   });
 
-  async function runProcedure(request: Request, path: string, body: unknown, context: RequestContext): Promise<HandlerResult> {
+  async function runProcedure(request: Request, route: RestMatch, path: string, body: unknown, context: RequestContext): Promise<HandlerResult> {
     const headers = new Headers(request.headers);
     headers.set("content-type", "application/json");
     const proxied = new Proxy(request, {
       get(target, property) {
         if (property === "url") return path;
+        // HEAD runs the GET operation; the body is dropped on the way out (see `handle`).
+        if (property === "method") return route.method;
         if (property === "body") return body;
         if (property === "headers") return headers;
         const value: unknown = Reflect.get(target, property, target);
@@ -123,21 +126,21 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
         }
       }
       // The URL parser resolves dot segments, so `/api/v1/storefront/../x` arrives here outside the prefix.
-      if (!url.pathname.startsWith(`${REST_PREFIX}/`)) throw new AppError("NOT_FOUND", "No operation exists at this path and method");
+      if (!url.pathname.startsWith(`${REST_PREFIX}/`)) throw new AppError("NOT_FOUND", "No operation exists at this path");
+      const route = matchRestRoute(request.method, url.pathname.slice(REST_PREFIX.length));
       const cacheKey = publicReadKey(request, url);
       if (cacheKey !== undefined && !requestsRevalidation(request.headers)) {
         const cached = deps.responseCache.get(cacheKey);
         if (cached) return conditionalResponse(request, cached.body, { ...cached.headers, ...baseHeaders });
       }
       const body = await readJsonBody(request, deps.env.MAX_BODY_BYTES);
-      const path = url.pathname.slice(REST_PREFIX.length) + url.search;
       const context = createRequestContext({ requestId, deps, clientIp: clientIp(request.headers, deps.env), origin: url.origin, headers: request.headers });
-      const result = await runProcedure(request, path, body, context);
+      const result = await runProcedure(request, route, route.canonicalPath + url.search, body, context);
 
       if (result.status >= 400) {
         return errorResponse(errorFromAdapterBody(result), requestId, baseHeaders);
       }
-      if (request.method !== "GET") {
+      if (route.method !== "GET") {
         // The adapter's header names are lower-case; the same spelling here lets its content-type replace
         // ours instead of both being sent ("application/json, application/json").
         return new Response(result.body ?? null, { status: result.status, headers: { "content-type": "application/json", ...result.headers, ...baseHeaders } });
@@ -158,7 +161,7 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
     try {
       const response = await serve(request, requestId, url);
       status = response.status;
-      return response;
+      return request.method === "HEAD" ? await withoutBody(response) : response;
     } finally {
       const name = restRouteName(request.method, url.pathname.slice(REST_PREFIX.length));
       logRequest({ requestId, transport: "rest", method: request.method, name, status, startedAt, headers: request.headers });
@@ -166,17 +169,33 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
   };
 }
 
-/** Reads the JSON body with a size limit. An empty body is `{}`; anything else must be a JSON object. */
+/**
+ * Reads the JSON body with a size limit. An empty body is `{}`; anything else must be a JSON object.
+ * GET and HEAD bodies mean nothing (RFC 9110 §9.3.1) and are not read. A DELETE takes no members:
+ * no body or `{}`, and anything else is refused rather than ignored.
+ */
 async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
-  if (request.method === "GET" || request.method === "DELETE" || request.method === "HEAD") return undefined;
+  if (request.method === "GET" || request.method === "HEAD") return undefined;
   const bytes = await readBoundedBytes(request, maxBytes);
-  if (bytes.byteLength === 0) return {};
+  if (bytes.byteLength === 0) return request.method === "DELETE" ? undefined : {};
   assertJsonContentType(request.headers.get("content-type"));
   const parsed = parseJsonBytes(bytes);
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-    throw validationError("The request body must be a JSON object");
+    throw validationError("The request body must be a JSON object", [{ path: "body", message: "expected a JSON object" }]);
+  }
+  if (request.method === "DELETE") {
+    const members = Object.keys(parsed);
+    if (members.length > 0) throw validationError("This operation takes no body: send {} or nothing", members.slice(0, 10).map((member) => ({ path: `body.${member}`, message: "unexpected member" })));
+    return undefined;
   }
   return parsed;
+}
+
+/** A HEAD answer: the GET answer's status and headers, its length, and no body (RFC 9110 §9.3.2). */
+async function withoutBody(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  if (response.body !== null && !headers.has("content-length")) headers.set("content-length", String((await response.arrayBuffer()).byteLength));
+  return new Response(null, { status: response.status, headers });
 }
 
 /** The adapter's error bodies carry our formatter's `data.appError`; rebuild the error from it. */
@@ -226,7 +245,7 @@ export function errorResponse(error: AppError, requestId: string, headers: Recor
 
 /** A GET without credentials may be answered from (and stored in) the response cache; the key names the representation. */
 function publicReadKey(request: Request, url: URL): string | undefined {
-  if (request.method !== "GET" || presentedPrincipal(request.headers) !== "anonymous") return undefined;
+  if ((request.method !== "GET" && request.method !== "HEAD") || presentedPrincipal(request.headers) !== "anonymous") return undefined;
   // The origin is part of it: /redirect answers with links on the host the request arrived at.
   return `${url.origin}${url.pathname}${url.search}`;
 }

@@ -113,6 +113,14 @@ const errorCatalog: Record<ErrorCode, { meaning: string; sampleMessage: string }
     meaning: "an unexpected error; quote the `requestId` when reporting it",
     sampleMessage: "An unexpected error occurred. Quote the request id when reporting it.",
   },
+  METHOD_NOT_ALLOWED: {
+    meaning: "the path exists but not with this method; `Allow` lists the methods it answers",
+    sampleMessage: "PUT is not allowed here; this path answers GET, HEAD, OPTIONS",
+  },
+  REQUEST_HEADERS_TOO_LARGE: {
+    meaning: "the request's headers are larger than the server accepts (16 KiB in all); answered by `npm start` before any operation is chosen",
+    sampleMessage: "The request headers are too large",
+  },
 };
 
 const statusTitles: Record<number, string> = {
@@ -120,6 +128,8 @@ const statusTitles: Record<number, string> = {
   401: "Unauthorized: authentication or capability required, or the credential is invalid",
   403: "Forbidden: the principal does not own the resource",
   404: "Not Found: the resource is missing or hidden",
+  405: "Method Not Allowed: the path does not answer this method",
+  431: "Request Header Fields Too Large",
   409: "Conflict: an idempotency key or the resource revision conflicts",
   428: "Precondition Required: a current `If-Match` revision is required",
   429: "Too Many Requests: rate limited",
@@ -510,6 +520,17 @@ export function documentOperation(
   };
 }
 
+/**
+ * A write whose input is all in the path still has a body in the document, `{}`, so that generated
+ * clients (openapi-typescript) type it as an empty object rather than `undefined`; the service
+ * refuses any member (and, on DELETE, anything but no body or `{}`).
+ */
+const emptyRequestBody = {
+  required: false,
+  description: "Empty: send `{}` (or no body). Any member, or a body that is not a JSON object, is refused with 400 VALIDATION_ERROR.",
+  content: { "application/json": { schema: { type: "object", properties: {}, additionalProperties: false } } },
+};
+
 // ---------------------------------------------------------------------------------------------
 // Document
 
@@ -537,6 +558,7 @@ export const apiDescription = [
   "**Caching.** GET responses carry an ETag; send it back in `If-None-Match` to get 304 Not Modified. Catalog reads are publicly cacheable for a short time (the service itself serves repeated anonymous reads from memory for a few seconds; send `Cache-Control: no-cache` for a fresh read); carts are `private, no-store`.",
   "**Rate limit.** 200 requests per 10 minutes per client IP address. Responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix epoch seconds), omitted when the limiter could not answer. Over the limit: 429 RATE_LIMITED with `Retry-After`.",
   "**Errors.** Every error is the closed envelope `{code, message, requestId, details?}` (schema ErrorEnvelope). Every response carries `X-Request-Id`, equal to the envelope's `requestId`. Unknown codes may appear: handle them by HTTP status.",
+  "**Paths and methods.** Paths match exactly (case included) after percent-decoding each segment, so `harbor%2Dkitchen` is `harbor-kitchen`; a path parameter that decodes to anything but 1-128 of `A-Z a-z 0-9 . _ : ~ -` is 400 naming the parameter, and a malformed escape (`%ff`) is 400. The bare prefix, a trailing slash or an empty segment is 404 NOT_FOUND (there are no redirects). A path that exists with other methods answers 405 METHOD_NOT_ALLOWED with `Allow`. `HEAD` answers every GET operation as GET would, without a body. A write whose input is all in its path takes `{}` or no body; on DELETE anything else is 400. Bodies are UTF-8 JSON (`Content-Type: application/json`, no other charset), at most 64 KiB and 32 levels deep. Headers larger than 16 KiB in all are 431 REQUEST_HEADERS_TOO_LARGE (from `npm start`; a platform in front may answer first).",
   "**Browsers.** Cross-origin calls are allowed only from the service's allowlist of exact origins.",
 ].join("\n\n");
 
@@ -574,7 +596,8 @@ export function postProcessDocument(raw: OpenAPIObject, facts: readonly Operatio
       securitySchemeNames,
       declaredKey: (headerName) => declared.keyFor(id, headerName),
     });
-    paths[path] = { ...(paths[path] ?? rawPaths[path]), [method]: documented };
+    const withBody = method === "get" || documented.requestBody !== undefined ? documented : { ...documented, requestBody: emptyRequestBody };
+    paths[path] = { ...(paths[path] ?? rawPaths[path]), [method]: withBody };
   }
 
   const codesByStatus = errorCodesByStatus();

@@ -48,7 +48,8 @@ describe("JSON nested past the depth limit", () => {
 
   it("is a 400 on typed RPC, in a mutation's body and in a query's input", async () => {
     await expectEnvelope(await rpc("customer.login", { method: "POST", headers: { "content-type": "application/json", "Idempotency-Key": idemKey() }, body: deep(3000) }), "body");
-    await expectEnvelope(await rpc(`catalog.menus?input=${encodeURIComponent(deepArray(3000))}`, { method: "GET" }), "query.input");
+    // 1,000 levels: 3,000 encoded would pass 16 KiB of request line, which the server refuses first (431).
+    await expectEnvelope(await rpc(`catalog.menus?input=${encodeURIComponent(deepArray(1000))}`, { method: "GET" }), "query.input");
   });
 
   it("still lets a body at the limit through to validation", async () => {

@@ -272,9 +272,11 @@ describe.each(withBody)("body rules: $name", (route) => {
 });
 
 describe("unknown paths and methods", () => {
-  it("answers 404 NOT_FOUND in the envelope", async () => {
+  it("answers 404 NOT_FOUND in the envelope for an unknown path, and 405 with Allow for a known path with another method", async () => {
     expectEnvelope(await app.call("GET", "/no/such/path"), 404, "NOT_FOUND");
-    expectEnvelope(await app.call("PUT", `/locations/${HARBOR.locationId}/menus`, { body: {} }), 404, "NOT_FOUND");
+    const wrongMethod = await app.call("PUT", `/locations/${HARBOR.locationId}/menus`, { body: {} });
+    expectEnvelope(wrongMethod, 405, "METHOD_NOT_ALLOWED");
+    expect(wrongMethod.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
   });
 });
 

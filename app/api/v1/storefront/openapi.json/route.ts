@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
+import { newRequestId } from "@/server/http/request-id";
 import { buildOpenApiDocument } from "@/server/openapi/document";
 
 /**
  * The OpenAPI document. This static segment takes precedence over the REST catch-all
- * (`[...path]`), so the document is served here without rate limiting or the error envelope.
+ * (`[[...path]]`), so the document is served here without rate limiting; like every answer under
+ * the prefix it carries X-Request-Id.
  *
  * Dynamic rather than prerendered: a prerendered handler keeps our Cache-Control but is served
  * from Next's cache without running, so If-None-Match never gets its 304 (checked with next start).
@@ -24,10 +26,13 @@ function serialized(): { body: string; etag: string } {
 
 export function GET(request: Request): Response {
   const { body, etag } = serialized();
-  const headers = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300", ETag: etag };
+  const headers = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "public, max-age=300", ETag: etag, "X-Request-Id": newRequestId() };
   const ifNoneMatch = request.headers.get("if-none-match");
   if (ifNoneMatch?.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag)) {
     return new Response(null, { status: 304, headers });
   }
+  if (request.method === "HEAD") return new Response(null, { status: 200, headers: { ...headers, "Content-Length": String(Buffer.byteLength(body)) } });
   return new Response(body, { status: 200, headers });
 }
+
+export { GET as HEAD };

@@ -6,4 +6,4 @@ export const dynamic = "force-dynamic";
 
 const handle = createRestHandler(getAppDeps);
 
-export { handle as GET, handle as POST, handle as PUT, handle as PATCH, handle as DELETE, handle as OPTIONS };
+export { handle as GET, handle as HEAD, handle as POST, handle as PUT, handle as PATCH, handle as DELETE, handle as OPTIONS };

@@ -1,0 +1,110 @@
+import { forEachOpenApiProcedure } from "trpc-to-openapi";
+import { AppError, validationError, type FieldIssue } from "../errors";
+import { appRouter } from "../routers";
+import { pathId } from "../schemas/common";
+
+/**
+ * Which operation a REST request reaches, decided by us before trpc-to-openapi sees it, so that every
+ * answer under the prefix is the contract's: the bare prefix, a trailing slash or an empty segment is
+ * a 404 envelope; a known path with another method is 405 with `Allow`; HEAD is GET without a body
+ * (RFC 9110 §9.3.2); path segments are compared after percent-decoding (RFC 3986 §2.1), and a
+ * malformed escape is a 400.
+ */
+type Segment = { literal: string } | { parameter: string };
+type Route = { method: string; template: string; procedure: string; segments: Segment[] };
+
+export type RestMatch = {
+  method: string;
+  template: string;
+  procedure: string;
+  /** The path as the adapter is given it: the template's literals and each parameter's decoded, checked value. */
+  canonicalPath: string;
+};
+
+let routes: Route[] | undefined;
+
+function table(): Route[] {
+  if (!routes) {
+    const built: Route[] = [];
+    forEachOpenApiProcedure(appRouter._def.procedures, ({ path, meta: { openapi } }) => {
+      const segments = openapi.path.split("/").slice(1).map((part): Segment => {
+        const parameter = /^\{(.+)\}$/.exec(part)?.[1];
+        return parameter === undefined ? { literal: part } : { parameter };
+      });
+      built.push({ method: openapi.method, template: openapi.path, procedure: path, segments });
+    });
+    routes = built;
+  }
+  return routes;
+}
+
+function decodeSegments(pathname: string): string[] {
+  return pathname
+    .split("/")
+    .slice(1)
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        throw validationError("The path has a malformed percent-escape", [{ path: "path", message: "malformed percent-encoding (RFC 3986)" }]);
+      }
+    });
+}
+
+const literalCount = (route: Route) => route.segments.filter((part) => "literal" in part).length;
+
+function matches(route: Route, segments: readonly string[]): boolean {
+  return route.segments.length === segments.length && route.segments.every((part, index) => ("literal" in part ? part.literal === segments[index] : (segments[index] ?? "") !== ""));
+}
+
+/**
+ * Each path parameter, decoded, checked by the identifier rule every path parameter's schema uses
+ * (schemas/common.ts pathId), here where the parameter's name is known: a value outside it is a 400
+ * naming the parameter, and no decoded `/`, `%` or NUL reaches the adapter. `.` and `..` are refused
+ * too: no id is a dot segment, and the adapter's URL parser would resolve one.
+ */
+function checkedParameters(route: Route, segments: readonly string[]): string[] {
+  const issues: FieldIssue[] = [];
+  const values = route.segments.map((part, index) => {
+    const value = segments[index] ?? "";
+    if ("literal" in part) return part.literal;
+    if (!pathId.safeParse(value).success || value === "." || value === "..") issues.push({ path: part.parameter, message: "must be 1-128 URL-safe characters (A-Z a-z 0-9 . _ : ~ -) after percent-decoding" });
+    return value;
+  });
+  if (issues.length > 0) throw validationError("A path parameter is not a valid identifier", issues);
+  return values;
+}
+
+/** Methods a path answers to, for `Allow`: HEAD wherever GET is, and OPTIONS (CORS preflight) everywhere. */
+export function allowedMethods(pathname: string): string[] {
+  let segments: string[];
+  try {
+    segments = decodeSegments(pathname);
+  } catch {
+    return [];
+  }
+  const methods = new Set(table().filter((route) => matches(route, segments)).map((route) => route.method));
+  if (methods.size === 0) return [];
+  if (methods.has("GET")) methods.add("HEAD");
+  methods.add("OPTIONS");
+  return [...methods];
+}
+
+/** `pathname` is relative to the REST prefix and still percent-encoded, e.g. `/locations/harbor%2Dkitchen/menus`. */
+export function matchRestRoute(method: string, pathname: string): RestMatch {
+  const segments = decodeSegments(pathname);
+  const lookup = method === "HEAD" ? "GET" : method;
+  const candidates = table().filter((route) => matches(route, segments));
+  // A literal beats a parameter: `/products/popular` is not the product "popular".
+  const route = candidates.filter((candidate) => candidate.method === lookup).sort((a, b) => literalCount(b) - literalCount(a))[0];
+  if (!route) {
+    if (candidates.length > 0) {
+      const allow = allowedMethods(pathname);
+      throw new AppError("METHOD_NOT_ALLOWED", `${method.slice(0, 16)} is not allowed here; this path answers ${allow.join(", ")}`, { headers: { Allow: allow.join(", ") }, details: { allow } });
+    }
+    const hint = pathname.endsWith("/") && pathname.length > 1 ? " (paths have no trailing slash)" : "";
+    throw new AppError("NOT_FOUND", `No operation exists at this path${hint}`);
+  }
+  const canonicalPath = `/${checkedParameters(route, segments).join("/")}`;
+  return { method: route.method, template: route.template, procedure: route.procedure, canonicalPath };
+}
