@@ -32,6 +32,8 @@ export const productionBuildFiles = [
   "test/integration/amount-bounds.test.ts",
   "test/integration/prefix-edges.test.ts",
   "test/integration/generated-client.test.ts",
+  "test/integration/prefix-fuzz.test.ts",
+  "test/integration/fuzz.test.ts",
 ];
 
 const alias = { "@": new URL(".", import.meta.url).pathname };

@@ -1,12 +1,9 @@
-import { getTableName, is, sql } from "drizzle-orm";
-import { PgTable } from "drizzle-orm/pg-core";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { queryRows } from "../../db/rows";
-import * as schema from "../../db/schema";
 import { cartCredential, createTestApp, type TestApp } from "../harness";
 import { operationShape, targetedVariants, variantArbitrary, type BaseRequest, type Variant } from "../fuzz-variants";
 import { openApiValidator, type DocumentedOperation } from "../openapi-validator";
+import { rowCounts } from "../row-counts";
 import { loadFixtures, prepareCart, routeCases, validHeaders, type PreparedCart, type RouteCase } from "../routes";
 
 /**
@@ -29,21 +26,13 @@ afterAll(async () => {
 });
 
 const validator = openApiValidator();
-const tables: PgTable[] = [];
-for (const value of Object.values(schema) as unknown[]) if (is(value, PgTable)) tables.push(value);
-
-async function rowCounts(): Promise<Record<string, number>> {
-  const columns = tables.map((table) => sql`(select count(*) from ${table})::int as ${sql.identifier(getTableName(table))}`);
-  const [row] = await queryRows<Record<string, number>>(app.deps.database.db, sql`select ${sql.join(columns, sql`, `)}`);
-  return row ?? {};
-}
 
 /** Everything a refused request must leave as it was. */
 async function snapshot(cart: PreparedCart) {
   const read = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) });
   // An error's requestId differs per call; its code is what must stay the same.
   const cartState = read.status === 200 ? read.text : (read.body as { code: string }).code;
-  return { cartStatus: read.status, etag: read.headers.get("etag"), cart: cartState, rows: await rowCounts() };
+  return { cartStatus: read.status, etag: read.headers.get("etag"), cart: cartState, rows: await rowCounts(app) };
 }
 
 /** The state after a refusal equals the state before, except tables the route records refusals in by design (one row at most). */
