@@ -2,7 +2,7 @@ import type { AppDeps } from "../app/deps";
 import { AppError } from "../errors";
 import { toAppError } from "../errors-map";
 import { listOutboxMessages } from "../integrations/otp-delivery/outbox";
-import { depsOrErrorResponse, errorResponse } from "./rest-handler";
+import { depsOrErrorResponse, errorResponse } from "./error-response";
 import { newRequestId } from "./request-id";
 
 /**

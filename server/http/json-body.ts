@@ -96,3 +96,26 @@ export function parseJsonBytes(bytes: Uint8Array): unknown {
     throw validationError("The request body is not valid JSON");
   }
 }
+
+/**
+ * Reads the JSON body with a size limit. An empty body is `{}`; anything else must be a JSON object.
+ * GET and HEAD bodies mean nothing (RFC 9110 §9.3.1) and are not read. A DELETE takes no members:
+ * no body or `{}`, and anything else is refused rather than ignored.
+ */
+export async function readRestBody(request: Request, maxBytes: number): Promise<unknown> {
+  if (request.method === "GET" || request.method === "HEAD") return undefined;
+  const bytes = await readBoundedBytes(request, maxBytes);
+  if (bytes.byteLength === 0) return request.method === "DELETE" ? undefined : {};
+  assertJsonContentType(request.headers.get("content-type"));
+  const parsed = parseJsonBytes(bytes);
+  if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+    throw validationError("The request body must be a JSON object", [{ path: "body", message: "expected a JSON object" }]);
+  }
+  if (request.method === "DELETE") {
+    const members = Object.keys(parsed);
+    if (members.length > 0) throw validationError("This operation takes no body: send {} or nothing", members.slice(0, 10).map((member) => ({ path: `body.${member}`, message: "unexpected member" })));
+    return undefined;
+  }
+  return parsed;
+}
+

@@ -6,7 +6,7 @@ import { createRequestContext } from "../trpc/context";
 import { clientIp } from "./client-ip";
 import { logRequest } from "./access-log";
 import { applyRateLimit } from "./rate-limit";
-import { depsOrErrorResponse, errorResponse, logUnexpected } from "./rest-handler";
+import { depsOrErrorResponse, errorResponse, logUnexpected } from "./error-response";
 import { assertJsonContentType, assertJsonDepth, parseJsonBytes, readBoundedBytes } from "./json-body";
 import { newRequestId } from "./request-id";
 import { rpcRouteName } from "./route-table";

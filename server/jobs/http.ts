@@ -4,7 +4,7 @@ import { AppError, notFound } from "../errors";
 import { toAppError } from "../errors-map";
 import { clientIp } from "../http/client-ip";
 import { applyRateLimit } from "../http/rate-limit";
-import { depsOrErrorResponse, errorResponse, logUnexpected } from "../http/rest-handler";
+import { depsOrErrorResponse, errorResponse, logUnexpected } from "../http/error-response";
 import { newRequestId } from "../http/request-id";
 import { logger } from "../log";
 import { runAllJobs, runJob } from "./run";

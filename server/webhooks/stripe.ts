@@ -1,7 +1,7 @@
 import type { AppDeps } from "../app/deps";
 import { validationError } from "../errors";
 import { toAppError } from "../errors-map";
-import { depsOrErrorResponse, errorResponse, logUnexpected } from "../http/rest-handler";
+import { depsOrErrorResponse, errorResponse, logUnexpected } from "../http/error-response";
 import { newRequestId } from "../http/request-id";
 import { isWebhookSignatureError } from "../integrations/payments/types";
 import { logger } from "../log";

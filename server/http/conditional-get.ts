@@ -1,0 +1,38 @@
+import { createHash } from "node:crypto";
+import { presentedPrincipal } from "./access-log";
+
+/** A GET (or HEAD) without credentials may be answered from (and stored in) the response cache; the key names the representation. */
+export function publicReadKey(request: Request, url: URL): string | undefined {
+  if ((request.method !== "GET" && request.method !== "HEAD") || presentedPrincipal(request.headers) !== "anonymous") return undefined;
+  // The origin is part of it: /redirect answers with links on the host the request arrived at.
+  return `${url.origin}${url.pathname}${url.search}`;
+}
+
+/**
+ * A GET's own headers: a strong validator over the body unless the procedure chose its own ETag
+ * (carts use their revision), and who may cache it.
+ */
+export function representationHeaders(request: Request, body: string, procedureHeaders: Record<string, string>): Record<string, string> {
+  const headers: Record<string, string> = { "content-type": "application/json", ...procedureHeaders };
+  headers.etag ??= `"${createHash("sha256").update(body).digest("base64url").slice(0, 32)}"`;
+  // Anything read with a credential is private, whatever the procedure forgot to say.
+  headers["cache-control"] ??= presentedPrincipal(request.headers) === "anonymous" ? "public, max-age=30, stale-while-revalidate=60" : "private, no-store";
+  return headers;
+}
+
+/** 304 when If-None-Match already holds the representation's ETag, else the representation. */
+export function conditionalResponse(request: Request, body: string, headers: Record<string, string>): Response {
+  const etag = headers.etag ?? "";
+  const ifNoneMatch = request.headers.get("if-none-match");
+  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""))) {
+    return new Response(null, { status: 304, headers });
+  }
+  return new Response(body, { status: 200, headers });
+}
+
+/** A HEAD answer: the GET answer's status and headers, its length, and no body (RFC 9110 §9.3.2). */
+export async function withoutBody(response: Response): Promise<Response> {
+  const headers = new Headers(response.headers);
+  if (response.body !== null && !headers.has("content-length")) headers.set("content-length", String((await response.arrayBuffer()).byteLength));
+  return new Response(null, { status: response.status, headers });
+}
