@@ -7,7 +7,6 @@ import { cartMutationMeta } from "./meta";
 
 /** Delivery address, courier tip and revalidation: the procedures that keep a cart's quote true. */
 const tags = ["Carts"];
-const cartBase = "/locations/{locationId}/carts/{cartId}";
 
 const text = (max: number) => z.string().trim().min(1, "must not be blank").max(max);
 const address = deliveryAddressSchema.shape;
@@ -44,7 +43,7 @@ export const cartQuoteProcedures = {
     .meta(
       cartMutationMeta({
         method: "PUT",
-        path: `${cartBase}/set-delivery`,
+        path: "/locations/{locationId}/carts/{cartId}/set-delivery",
         tags,
         summary: "Set the delivery address and get a courier quote",
         description: [
@@ -66,7 +65,7 @@ export const cartQuoteProcedures = {
     .meta(
       cartMutationMeta({
         method: "PUT",
-        path: `${cartBase}/courier-tip`,
+        path: "/locations/{locationId}/carts/{cartId}/courier-tip",
         tags,
         summary: "Set the courier tip of a delivery cart",
         description:
@@ -81,7 +80,7 @@ export const cartQuoteProcedures = {
     .meta(
       cartMutationMeta({
         method: "PUT",
-        path: `${cartBase}/validate-and-update`,
+        path: "/locations/{locationId}/carts/{cartId}/validate-and-update",
         tags,
         summary: "Re-check the cart against the current menu, policy, schedule and quotes",
         description: [

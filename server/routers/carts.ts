@@ -8,7 +8,6 @@ import { cartQuoteProcedures } from "./cart-quotes";
 import { cartMutationMeta, protectedReadMeta, writeMeta } from "./meta";
 
 const tags = ["Carts"];
-const cartBase = "/locations/{locationId}/carts/{cartId}";
 
 const orderTimeInput = z
   .strictObject({
@@ -50,13 +49,13 @@ export const cartsRouter = router({
     .mutation(({ ctx, input }) => carts.createOrderingSession(ctx, input)),
 
   get: procedure
-    .meta(protectedReadMeta({ method: "GET", path: cartBase, tags, summary: "Read a cart" }, cartReadHeaders, etagResponseHeaders))
+    .meta(protectedReadMeta({ method: "GET", path: "/locations/{locationId}/carts/{cartId}", tags, summary: "Read a cart" }, cartReadHeaders, etagResponseHeaders))
     .input(z.object(cartPath))
     .output(cartSchema)
     .query(({ ctx, input }) => carts.getCart(ctx, input)),
 
   addItem: procedure
-    .meta(cartMutationMeta({ method: "POST", path: `${cartBase}/items`, tags, summary: "Add a product with its modifier selections" }))
+    .meta(cartMutationMeta({ method: "POST", path: "/locations/{locationId}/carts/{cartId}/items", tags, summary: "Add a product with its modifier selections" }))
     .input(z.strictObject({ ...cartPath, ...addItemBodySchema }))
     .output(cartSchema)
     .mutation(({ ctx, input }) => {
@@ -65,7 +64,7 @@ export const cartsRouter = router({
     }),
 
   updateItemQuantity: procedure
-    .meta(cartMutationMeta({ method: "PATCH", path: `${cartBase}/cart-item/{itemId}/quantity`, tags, summary: "Set a line's quantity (0 removes it)" }))
+    .meta(cartMutationMeta({ method: "PATCH", path: "/locations/{locationId}/carts/{cartId}/cart-item/{itemId}/quantity", tags, summary: "Set a line's quantity (0 removes it)" }))
     .input(z.strictObject({ ...cartPath, itemId: pathId, quantity: jsonInteger(0, 9999) }))
     .output(cartSchema)
     .mutation(({ ctx, input }) => cartOps.updateItemQuantity(ctx, input, input.quantity)),
@@ -74,7 +73,7 @@ export const cartsRouter = router({
     .meta(
       cartMutationMeta({
         method: "PUT",
-        path: `${cartBase}/update-order-time`,
+        path: "/locations/{locationId}/carts/{cartId}/update-order-time",
         operationId: "storefrontUpdateCartOrderTime",
         tags,
         summary: "Order as soon as possible, or at a bookable later time",
@@ -91,7 +90,7 @@ export const cartsRouter = router({
     ),
 
   setGratuity: procedure
-    .meta(cartMutationMeta({ method: "PUT", path: `${cartBase}/gratuity`, tags, summary: "Set the gratuity as a rate or an amount" }))
+    .meta(cartMutationMeta({ method: "PUT", path: "/locations/{locationId}/carts/{cartId}/gratuity", tags, summary: "Set the gratuity as a rate or an amount" }))
     .input(gratuityInput)
     .output(cartSchema)
     .mutation(({ ctx, input }) =>
@@ -99,7 +98,7 @@ export const cartsRouter = router({
     ),
 
   expire: procedure
-    .meta(cartMutationMeta({ method: "DELETE", path: cartBase, tags, summary: "Expire (abandon) the cart" }))
+    .meta(cartMutationMeta({ method: "DELETE", path: "/locations/{locationId}/carts/{cartId}", tags, summary: "Expire (abandon) the cart" }))
     .input(z.object(cartPath))
     .output(cartSchema)
     .mutation(({ ctx, input }) => cartOps.expireCart(ctx, input)),

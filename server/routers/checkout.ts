@@ -11,7 +11,6 @@ import { procedure, router } from "../trpc/init";
 import { cartCheckoutMeta, cartMutationMeta, protectedReadMeta, readMeta } from "./meta";
 
 const tags = ["Checkout"];
-const cartBase = "/locations/{locationId}/carts/{cartId}";
 
 export const checkoutRouter = router({
   config: procedure
@@ -33,7 +32,7 @@ export const checkoutRouter = router({
     .meta(
       cartMutationMeta({
         method: "POST",
-        path: `${cartBase}/payment-session`,
+        path: "/locations/{locationId}/carts/{cartId}/payment-session",
         tags,
         summary: "Create or recover the payment session for the cart's current quote",
         description:
@@ -49,7 +48,7 @@ export const checkoutRouter = router({
       cartCheckoutMeta(
         {
           method: "POST",
-          path: `${cartBase}/payments`,
+          path: "/locations/{locationId}/carts/{cartId}/payments",
           tags,
           summary: "Report the confirmed payment; answers the order result",
           description:
@@ -70,7 +69,7 @@ export const checkoutRouter = router({
       protectedReadMeta(
         {
           method: "GET",
-          path: `${cartBase}/order-result`,
+          path: "/locations/{locationId}/carts/{cartId}/order-result",
           tags,
           summary: "Poll the outcome of the cart's payment",
           description:
@@ -89,7 +88,7 @@ export const checkoutRouter = router({
       cartCheckoutMeta(
         {
           method: "POST",
-          path: `${cartBase}/rating`,
+          path: "/locations/{locationId}/carts/{cartId}/rating",
           tags,
           summary: "Rate the completed order (once)",
           description: "A 1-5 rating with an optional comment. One rating per order: a second one is 409 RESOURCE_CONFLICT. No If-Match: a completed cart no longer changes.",

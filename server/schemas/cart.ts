@@ -253,9 +253,4 @@ export const gratuityBodySchema = z
     }
   });
 
-export const orderTimeBodySchema = z.discriminatedUnion("pickupType", [
-  z.strictObject({ pickupType: z.literal("ASAP") }),
-  z.strictObject({ pickupType: z.literal("LATER"), orderDate: z.string().min(1).max(64), orderTime: z.string().min(1).max(32) }),
-]);
-
 export { localDate, localTime, nonNegativeDecimal };

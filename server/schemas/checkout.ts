@@ -36,7 +36,6 @@ export const paymentConfigSchema = z
 export type PaymentConfigView = z.infer<typeof paymentConfigSchema>;
 
 export const orderResultStatuses = ["payment_pending", "order_pending", "completed", "failed"] as const;
-export type OrderResultStatus = (typeof orderResultStatuses)[number];
 
 export const orderResultSchema = z
   .strictObject({
