@@ -1,5 +1,8 @@
 import { bearer, challenge, freshEmail, freshPhone, latestCode, signIn, startCustomerCart } from "./customer-helpers";
 import { cartCredential, DUNE, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp } from "./harness";
+import { appRouter } from "../server/routers";
+import type { StorefrontMeta } from "../server/trpc/init";
+import type { OperationKind } from "../server/trpc/operation-kinds";
 
 /**
  * Every REST operation, with a valid request for each, so the cross-cutting rules can be asserted
@@ -11,7 +14,7 @@ import { cartCredential, DUNE, HARBOR, idemKey, mutate, startCart, type CartHand
  * - receiptRead: a read whose credential is the receipt capability (X-Receipt-Token).
  * - customerRead / customerWrite: the signed-in customer's routes: bearer customer JWT (and Idempotency-Key for writes).
  */
-export type Kind = "anonymousRead" | "cartRead" | "cartMutation" | "cartWrite" | "write" | "receiptRead" | "customerRead" | "customerWrite";
+export type Kind = OperationKind;
 
 /**
  * What must exist before the route applies: a payment session or a paid and accepted order (of the
@@ -38,6 +41,9 @@ export type PreparedCart = CartHandle & {
   /** A login code sent to `identifier` and read from the outbox (not yet proven). */
   login?: { identifier: string; methodId: string; otp: string };
 };
+
+/** How to call one operation validly; its kind, method and success status are read from the router (routeCases). */
+export type RouteFixture = Omit<RouteCase, "kind" | "method" | "successStatus">;
 
 export type RouteCase = {
   name: string;
@@ -69,65 +75,52 @@ export type RouteCase = {
 
 const cartPath = (cart: PreparedCart) => `/locations/${cart.locationId}/carts/${cart.cartId}`;
 
-export const routeCases: RouteCase[] = [
-  { name: "GET location by slug", procedure: "catalog.location", kind: "anonymousRead", method: "GET", path: () => `/locations/${HARBOR.slug}` },
-  { name: "GET menus", procedure: "catalog.menus", kind: "anonymousRead", method: "GET", path: () => `/locations/${HARBOR.locationId}/menus` },
-  { name: "GET products", procedure: "catalog.products", kind: "anonymousRead", method: "GET", path: () => `/locations/${HARBOR.locationId}/products` },
-  { name: "GET popular products", procedure: "catalog.popularProducts", kind: "anonymousRead", method: "GET", path: () => `/locations/${HARBOR.locationId}/products/popular` },
-  { name: "GET product", procedure: "catalog.product", kind: "anonymousRead", method: "GET", path: () => `/locations/${HARBOR.locationId}/products/prd_hk_clam_chowder` },
-  { name: "GET time intervals", procedure: "catalog.timeIntervals", kind: "anonymousRead", method: "GET", path: () => `/locations/${DUNE.locationId}/time-intervals` },
-  { name: "GET gratuity", procedure: "catalog.gratuity", kind: "anonymousRead", method: "GET", path: () => `/locations/${HARBOR.locationId}/gratuity` },
-  { name: "GET redirect", procedure: "catalog.redirect", kind: "anonymousRead", method: "GET", path: () => `/locations/${HARBOR.locationId}/redirect` },
-  { name: "GET payment config", procedure: "checkout.config", kind: "anonymousRead", method: "GET", path: () => `/locations/${HARBOR.locationId}/payment-config` },
+const fixtures: RouteFixture[] = [
+  { name: "GET location by slug", procedure: "catalog.location", path: () => `/locations/${HARBOR.slug}` },
+  { name: "GET menus", procedure: "catalog.menus", path: () => `/locations/${HARBOR.locationId}/menus` },
+  { name: "GET products", procedure: "catalog.products", path: () => `/locations/${HARBOR.locationId}/products` },
+  { name: "GET popular products", procedure: "catalog.popularProducts", path: () => `/locations/${HARBOR.locationId}/products/popular` },
+  { name: "GET product", procedure: "catalog.product", path: () => `/locations/${HARBOR.locationId}/products/prd_hk_clam_chowder` },
+  { name: "GET time intervals", procedure: "catalog.timeIntervals", path: () => `/locations/${DUNE.locationId}/time-intervals` },
+  { name: "GET gratuity", procedure: "catalog.gratuity", path: () => `/locations/${HARBOR.locationId}/gratuity` },
+  { name: "GET redirect", procedure: "catalog.redirect", path: () => `/locations/${HARBOR.locationId}/redirect` },
+  { name: "GET payment config", procedure: "checkout.config", path: () => `/locations/${HARBOR.locationId}/payment-config` },
   {
     name: "POST ordering session",
     procedure: "carts.createOrderingSession",
-    kind: "write",
-    method: "POST",
     path: () => `/locations/${HARBOR.locationId}/ordering-sessions`,
     body: () => ({ fulfillmentMethod: "takeout" }),
-    successStatus: 201,
   },
-  { name: "GET cart", procedure: "carts.get", kind: "cartRead", method: "GET", path: cartPath },
+  { name: "GET cart", procedure: "carts.get", path: cartPath },
   {
     name: "POST cart item",
     procedure: "carts.addItem",
-    kind: "cartMutation",
-    method: "POST",
     path: (cart) => `${cartPath(cart)}/items`,
     body: () => ({ productId: "prd_hk_smash_burger", quantity: 1, selections: burgerSelections, itemUnavailableAction: "remove_item" }),
   },
   {
     name: "PATCH item quantity",
     procedure: "carts.updateItemQuantity",
-    kind: "cartMutation",
-    method: "PATCH",
     path: (cart) => `${cartPath(cart)}/cart-item/${cart.itemId}/quantity`,
     body: () => ({ quantity: 3 }),
   },
-  { name: "PUT order time", procedure: "carts.updateOrderTime", kind: "cartMutation", method: "PUT", path: (cart) => `${cartPath(cart)}/update-order-time`, body: () => ({ pickupType: "ASAP" }) },
-  { name: "PUT gratuity", procedure: "carts.setGratuity", kind: "cartMutation", method: "PUT", path: (cart) => `${cartPath(cart)}/gratuity`, body: () => ({ rate: "0.18" }) },
+  { name: "PUT order time", procedure: "carts.updateOrderTime", path: (cart) => `${cartPath(cart)}/update-order-time`, body: () => ({ pickupType: "ASAP" }) },
+  { name: "PUT gratuity", procedure: "carts.setGratuity", path: (cart) => `${cartPath(cart)}/gratuity`, body: () => ({ rate: "0.18" }) },
   {
     name: "POST apply discount",
     procedure: "carts.applyDiscount",
-    kind: "cartMutation",
-    method: "POST",
     path: (cart) => `/locations/${cart.locationId}/discounts/apply-discount`,
     body: (cart) => ({ cartId: cart.cartId, code: "FIVEOFF" }),
   },
   {
     name: "DELETE discount",
     procedure: "carts.removeDiscount",
-    kind: "cartMutation",
-    method: "DELETE",
     path: (cart) => `/locations/${cart.locationId}/discounts/apply-discount?cartId=${cart.cartId}`,
   },
-  { name: "DELETE cart (expire)", procedure: "carts.expire", kind: "cartMutation", method: "DELETE", path: cartPath },
+  { name: "DELETE cart (expire)", procedure: "carts.expire", path: cartPath },
   {
     name: "PUT set delivery",
     procedure: "carts.setDelivery",
-    kind: "cartMutation",
-    method: "PUT",
     path: (cart) => `${cartPath(cart)}/set-delivery`,
     body: () => ({ ...deliveryAddressNearHarbor }),
     fulfillmentMethod: "delivery",
@@ -135,18 +128,14 @@ export const routeCases: RouteCase[] = [
   {
     name: "PUT courier tip",
     procedure: "carts.setCourierTip",
-    kind: "cartMutation",
-    method: "PUT",
     path: (cart) => `${cartPath(cart)}/courier-tip`,
     body: () => ({ amount: "3.00" }),
     fulfillmentMethod: "delivery",
   },
-  { name: "PUT validate and update", procedure: "carts.validateAndUpdate", kind: "cartMutation", method: "PUT", path: (cart) => `${cartPath(cart)}/validate-and-update`, body: () => ({}) },
+  { name: "PUT validate and update", procedure: "carts.validateAndUpdate", path: (cart) => `${cartPath(cart)}/validate-and-update`, body: () => ({}) },
   {
     name: "POST payment session",
     procedure: "checkout.paymentSession",
-    kind: "cartMutation",
-    method: "POST",
     path: (cart) => `${cartPath(cart)}/payment-session`,
     body: () => ({}),
     returnsCart: false,
@@ -154,28 +143,21 @@ export const routeCases: RouteCase[] = [
   {
     name: "POST payments",
     procedure: "checkout.payments",
-    kind: "cartWrite",
-    method: "POST",
     path: (cart) => `${cartPath(cart)}/payments`,
     body: (cart) => ({ quoteFingerprint: cart.quoteFingerprint, paymentMethodId: "pm_card_visa" }),
     setup: "paymentSession",
   },
-  { name: "GET order result", procedure: "checkout.orderResult", kind: "cartRead", method: "GET", path: (cart) => `${cartPath(cart)}/order-result` },
+  { name: "GET order result", procedure: "checkout.orderResult", path: (cart) => `${cartPath(cart)}/order-result` },
   {
     name: "POST rating",
     procedure: "checkout.rating",
-    kind: "cartWrite",
-    method: "POST",
     path: (cart) => `${cartPath(cart)}/rating`,
     body: () => ({ rating: 5, comment: "Warm and quick" }),
     setup: "completedOrder",
-    successStatus: 201,
   },
   {
     name: "GET receipt",
     procedure: "receipts.get",
-    kind: "receiptRead",
-    method: "GET",
     path: (cart) => `/receipts/${cart.receiptId}`,
     setup: "completedOrder",
     invalidPath: () => `/receipts/${"x".repeat(129)}`,
@@ -186,12 +168,10 @@ export const routeCases: RouteCase[] = [
 const customerSetups = new Set<Setup>(["signedIn", "phoneChallenge", "savedCard"]);
 
 /** Customer sign-in and the signed-in customer's data. */
-routeCases.push(
+fixtures.push(
   {
     name: "POST customer login",
     procedure: "customer.login",
-    kind: "write",
-    method: "POST",
     path: () => "/customer/auth/login",
     body: (cart) => ({ merchantSlug: HARBOR.merchantSlug, identifierString: cart.login?.identifier ?? "someone@example.com" }),
     setup: "loginChallenge",
@@ -200,8 +180,6 @@ routeCases.push(
   {
     name: "POST customer verify-otp",
     procedure: "customer.verifyOtp",
-    kind: "write",
-    method: "POST",
     path: () => "/customer/auth/verify-otp",
     body: (cart) => ({
       merchantSlug: HARBOR.merchantSlug,
@@ -213,16 +191,14 @@ routeCases.push(
     noPathParameters: true,
     refusalMayRecord: ["otp_failures"],
   },
-  { name: "DELETE customer logout", procedure: "customer.logout", kind: "customerWrite", method: "DELETE", path: () => "/customer/logout", setup: "signedIn", noPathParameters: true },
-  { name: "GET customer", procedure: "customer.get", kind: "customerRead", method: "GET", path: () => "/customer", setup: "signedIn", noPathParameters: true },
-  { name: "GET customer orders", procedure: "customer.orders", kind: "customerRead", method: "GET", path: () => "/customer/orders", setup: "signedIn", noPathParameters: true },
-  { name: "GET customer addresses", procedure: "customer.addresses", kind: "customerRead", method: "GET", path: () => "/customer/addresses", setup: "signedIn", noPathParameters: true },
-  { name: "GET saved payments", procedure: "customer.savedPayments", kind: "customerRead", method: "GET", path: () => "/customer/saved-payments", setup: "signedIn", noPathParameters: true },
+  { name: "DELETE customer logout", procedure: "customer.logout", path: () => "/customer/logout", setup: "signedIn", noPathParameters: true },
+  { name: "GET customer", procedure: "customer.get", path: () => "/customer", setup: "signedIn", noPathParameters: true },
+  { name: "GET customer orders", procedure: "customer.orders", path: () => "/customer/orders", setup: "signedIn", noPathParameters: true },
+  { name: "GET customer addresses", procedure: "customer.addresses", path: () => "/customer/addresses", setup: "signedIn", noPathParameters: true },
+  { name: "GET saved payments", procedure: "customer.savedPayments", path: () => "/customer/saved-payments", setup: "signedIn", noPathParameters: true },
   {
     name: "DELETE saved payment",
     procedure: "customer.deleteSavedPayment",
-    kind: "customerWrite",
-    method: "DELETE",
     path: (cart) => `/customer/saved-payments/${cart.customer?.savedPaymentId ?? "pm_x"}`,
     setup: "savedCard",
     invalidPath: () => `/customer/saved-payments/${"x".repeat(129)}`,
@@ -231,8 +207,6 @@ routeCases.push(
   {
     name: "GET loyalty ledger",
     procedure: "customer.loyaltyLedger",
-    kind: "customerRead",
-    method: "GET",
     path: (cart) => `/customer/locations/${cart.locationId}/loyalty/ledger`,
     setup: "signedIn",
     merchantScoped: true,
@@ -240,8 +214,6 @@ routeCases.push(
   {
     name: "POST phone verification",
     procedure: "customer.startPhoneVerification",
-    kind: "customerWrite",
-    method: "POST",
     path: () => "/customer/phone-verification",
     body: (cart) => ({ phoneNumber: cart.customer?.phone?.number ?? "+16175550100" }),
     setup: "phoneChallenge",
@@ -250,8 +222,6 @@ routeCases.push(
   {
     name: "POST phone verification confirmation",
     procedure: "customer.confirmPhoneVerification",
-    kind: "customerWrite",
-    method: "POST",
     path: () => "/customer/phone-verification/confirmation",
     body: (cart) => ({ phoneNumber: cart.customer?.phone?.number ?? "+16175550100", methodId: cart.customer?.phone?.methodId ?? "otp_x", otp: cart.customer?.phone?.otp ?? "000000" }),
     setup: "phoneChallenge",
@@ -261,15 +231,28 @@ routeCases.push(
   {
     name: "POST customer cart",
     procedure: "customer.createCart",
-    kind: "customerWrite",
-    method: "POST",
     path: (cart) => `/locations/${cart.locationId}/carts`,
     body: () => ({ fulfillmentMethod: "takeout" }),
     setup: "signedIn",
-    successStatus: 201,
     merchantScoped: true,
   },
 );
+
+/**
+ * Every operation's kind, method and success status come from its procedure's meta (the one
+ * declaration, server/routers/meta.ts); the fixtures above only say how to call it validly.
+ */
+export const routeCases: RouteCase[] = fixtures.map((fixture) => {
+  const meta = procedureMeta(fixture.procedure);
+  if (!meta.kind || !meta.openapi) throw new Error(`${fixture.procedure}: no kind or REST path in its meta`);
+  return { ...fixture, kind: meta.kind, method: meta.openapi.method, ...(meta.successStatus !== undefined ? { successStatus: meta.successStatus } : {}) };
+});
+
+function procedureMeta(name: string): StorefrontMeta {
+  const procedure = (appRouter._def.procedures as unknown as Record<string, { _def: { meta?: StorefrontMeta } } | undefined>)[name];
+  if (!procedure?._def.meta) throw new Error(`test/routes.ts names ${name}, which is not a procedure of the router`);
+  return procedure._def.meta;
+}
 
 /** About 0.6 km from Harbor Kitchen Downtown: well inside the simulated courier's default radius. */
 export const deliveryAddressNearHarbor = {
@@ -387,17 +370,17 @@ export function validHeaders(route: RouteCase, cart: PreparedCart): Record<strin
       return {};
     case "cartRead":
       return cartCredential(cart);
-    case "write":
+    case "anonymousWrite":
       return { "Idempotency-Key": idemKey() };
     case "cartMutation":
       return { ...cartCredential(cart), "If-Match": cart.etag, "Idempotency-Key": idemKey() };
-    case "cartWrite":
+    case "checkout":
       return { ...cartCredential(cart), "Idempotency-Key": idemKey() };
     case "receiptRead":
       return cart.receiptToken || !cart.bearer ? { "X-Receipt-Token": cart.receiptToken } : cartCredential(cart);
     case "customerRead":
       return bearer(cart.customer?.token ?? "");
-    case "customerWrite":
+    case "customerMutation":
       return { ...bearer(cart.customer?.token ?? ""), "Idempotency-Key": idemKey() };
   }
 }

@@ -36,6 +36,7 @@ export function logRequest(entry: AccessEntry): void {
     method: entry.method,
     route: entry.name.route,
     procedure: entry.name.procedure,
+    kind: entry.name.kind,
     status: entry.status,
     latencyMs: Math.round((performance.now() - entry.startedAt) * 10) / 10,
     principal: presentedPrincipal(entry.headers),

@@ -2,6 +2,8 @@ import { forEachOpenApiProcedure } from "trpc-to-openapi";
 import { AppError, validationError, type FieldIssue } from "../errors";
 import { appRouter } from "../routers";
 import { pathId } from "../schemas/common";
+import type { StorefrontMeta } from "../trpc/init";
+import type { OperationKind } from "../trpc/operation-kinds";
 
 /**
  * Which operation a REST request reaches, decided by us before trpc-to-openapi sees it, so that every
@@ -11,12 +13,13 @@ import { pathId } from "../schemas/common";
  * malformed escape is a 400.
  */
 type Segment = { literal: string } | { parameter: string };
-type Route = { method: string; template: string; procedure: string; segments: Segment[] };
+type Route = { method: string; template: string; procedure: string; kind: OperationKind | null; segments: Segment[] };
 
 export type RestMatch = {
   method: string;
   template: string;
   procedure: string;
+  kind: OperationKind | null;
   /** The path as the adapter is given it: the template's literals and each parameter's decoded, checked value. */
   canonicalPath: string;
 };
@@ -26,12 +29,13 @@ let routes: Route[] | undefined;
 function table(): Route[] {
   if (!routes) {
     const built: Route[] = [];
-    forEachOpenApiProcedure(appRouter._def.procedures, ({ path, meta: { openapi } }) => {
+    forEachOpenApiProcedure(appRouter._def.procedures, ({ path, meta }) => {
+      const { openapi } = meta;
       const segments = openapi.path.split("/").slice(1).map((part): Segment => {
         const parameter = /^\{(.+)\}$/.exec(part)?.[1];
         return parameter === undefined ? { literal: part } : { parameter };
       });
-      built.push({ method: openapi.method, template: openapi.path, procedure: path, segments });
+      built.push({ method: openapi.method, template: openapi.path, procedure: path, kind: (meta as StorefrontMeta).kind ?? null, segments });
     });
     routes = built;
   }
@@ -106,5 +110,5 @@ export function matchRestRoute(method: string, pathname: string): RestMatch {
     throw new AppError("NOT_FOUND", `No operation exists at this path${hint}`);
   }
   const canonicalPath = `/${checkedParameters(route, segments).join("/")}`;
-  return { method: route.method, template: route.template, procedure: route.procedure, canonicalPath };
+  return { method: route.method, template: route.template, procedure: route.procedure, kind: route.kind, canonicalPath };
 }

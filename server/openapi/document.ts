@@ -28,10 +28,11 @@ export function collectOperationFacts(procedures: Record<string, unknown>): Oper
     const method = openapi.method.toLowerCase() as HttpMethod;
     if (!httpMethods.includes(method)) continue;
     const errorResponses = openapi.errorResponses ?? [];
+    if (!meta.kind) throw new Error(`${openapi.method} ${openapi.path}: the procedure's meta declares no kind (server/routers/meta.ts)`);
     facts.push({
       method,
       path: normalizePath(openapi.path),
-      protect: openapi.protect ?? true,
+      kind: meta.kind,
       successStatus: meta?.successStatus ?? 200,
       errorStatuses: Array.isArray(errorResponses) ? errorResponses : Object.keys(errorResponses).map(Number),
     });

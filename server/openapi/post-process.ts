@@ -1,5 +1,6 @@
 import type { OpenAPIObject } from "trpc-to-openapi";
 import { codeToStatus, errorCodes, type ErrorCode } from "../errors";
+import { kindRules, type Credential, type OperationKind } from "../trpc/operation-kinds";
 
 /**
  * Pure post-processing of trpc-to-openapi's output. The generator only knows procedures and zod
@@ -30,7 +31,8 @@ export type OperationFacts = {
   method: HttpMethod;
   /** Normalised the way trpc-to-openapi keys `paths`. */
   path: string;
-  protect: boolean;
+  /** The operation's kind, from its procedure's meta: its credential, Idempotency-Key and If-Match rules. */
+  kind: OperationKind;
   successStatus: number;
   errorStatuses: readonly number[];
 };
@@ -349,10 +351,15 @@ const credentialHeaders: Record<string, { name: string; carries: string; scheme:
   authorization: { name: "Authorization", carries: "`Bearer <customer JWT>`, the merchant-bound session from customer sign-in.", scheme: "customerJwt" },
 };
 
-/** The credential headers an operation accepts, in declaration order (lower-cased). */
-function credentialHeadersOf(operation: Operation): string[] {
-  return [...headerParameterNames(operation)].filter((name) => credentialHeaders[name] !== undefined);
-}
+/** The credential headers each kind of credential accepts (lower-cased), any one of which suffices. */
+const credentialHeadersByCredential: Record<Credential, string[]> = {
+  none: [],
+  cart: ["x-cart-token", "authorization"],
+  receipt: ["x-receipt-token", "authorization"],
+  customer: ["authorization"],
+};
+
+const credentialHeadersOf = (facts: OperationFacts): string[] => credentialHeadersByCredential[kindRules[facts.kind].credential];
 
 /** Each credential header alone is optional; the operation needs one of those it accepts. */
 function credentialDescription(header: string, accepted: readonly string[]): string {
@@ -382,7 +389,7 @@ const parameterDescriptions: Record<string, string> = {
 
 /** Gives every parameter a description and the credential headers their either-or meaning. */
 export function documentParameters(operation: Operation, facts: OperationFacts): ParameterOrRef[] {
-  const credentials = credentialHeadersOf(operation);
+  const credentials = credentialHeadersOf(facts);
   const parameters = (operation.parameters ?? []).map((parameter): ParameterOrRef => {
     if (isReference(parameter)) return parameter;
     const lower = parameter.name.toLowerCase();
@@ -396,10 +403,6 @@ export function documentParameters(operation: Operation, facts: OperationFacts):
   });
   const needsIfNoneMatch = facts.method === "get" && !headerParameterNames(operation).has("if-none-match");
   return needsIfNoneMatch ? [...parameters, IF_NONE_MATCH_REF] : parameters;
-}
-
-function isIdempotentWrite(operation: Operation, facts: OperationFacts): boolean {
-  return facts.method !== "get" && headerParameterNames(operation).has("idempotency-key");
 }
 
 /** Declared error statuses plus the ones the transport can answer anywhere. */
@@ -444,7 +447,7 @@ export function documentResponses(
     ...declared,
     ...validators,
     ...transport,
-    ...(isIdempotentWrite(operation, facts) ? { "Idempotent-Replayed": headerRef("IdempotentReplayed") } : {}),
+    ...(kindRules[facts.kind].idempotencyKey ? { "Idempotent-Replayed": headerRef("IdempotentReplayed") } : {}),
   };
 
   const successDescription =
@@ -468,19 +471,19 @@ export function documentResponses(
 }
 
 /** Prose rules appended to the operation's own description, derived from what it requires. */
-export function operationRules(operation: Operation, facts: OperationFacts): string[] {
-  const headers = headerParameterNames(operation);
+export function operationRules(facts: OperationFacts): string[] {
   const rules: string[] = [];
-  const credentials = credentialHeadersOf(operation).map((name) => `\`${credentialHeaders[name]?.name ?? name}\``);
-  if (facts.protect && credentials.length > 0) {
+  const kind = kindRules[facts.kind];
+  const credentials = credentialHeadersOf(facts).map((name) => `\`${credentialHeaders[name]?.name ?? name}\``);
+  if (credentials.length > 0) {
     rules.push(`**Credential:** ${credentials.join(" or ")}, in the header, never in the query string.`);
   }
-  if (headers.has("idempotency-key")) {
+  if (kind.idempotencyKey) {
     rules.push(
       "**Idempotent:** send a unique `Idempotency-Key`. Retrying the identical request with the same key replays the stored response with `Idempotent-Replayed: true`; the same key on a different request is 409 IDEMPOTENCY_KEY_REUSED.",
     );
   }
-  if (headers.has("if-match")) {
+  if (kind.ifMatch) {
     rules.push(
       "**Optimistic concurrency:** send the cart's current ETag in `If-Match`. Missing: 428 PRECONDITION_REQUIRED. Stale: 409 CART_CONFLICT (reload the cart, then retry). The response carries the new ETag.",
     );
@@ -496,10 +499,10 @@ export function operationRules(operation: Operation, facts: OperationFacts): str
  * Alternatives (any one suffices) for the credential headers the operation accepts; every scheme
  * when a protected operation declares none.
  */
-export function operationSecurity(operation: Operation, facts: OperationFacts, securitySchemeNames: readonly string[]): Record<string, string[]>[] {
+export function operationSecurity(facts: OperationFacts, securitySchemeNames: readonly string[]): Record<string, string[]>[] {
   // An empty list says "no credential" explicitly; omitting it would read as "unspecified".
-  if (!facts.protect) return [];
-  const schemes = credentialHeadersOf(operation)
+  if (kindRules[facts.kind].credential === "none") return [];
+  const schemes = credentialHeadersOf(facts)
     .map((name) => credentialHeaders[name]?.scheme)
     .filter((scheme): scheme is string => scheme !== undefined && securitySchemeNames.includes(scheme));
   return (schemes.length > 0 ? schemes : securitySchemeNames).map((name) => ({ [name]: [] }));
@@ -510,11 +513,11 @@ export function documentOperation(
   facts: OperationFacts,
   context: { securitySchemeNames: readonly string[]; declaredKey: (headerName: string) => string | undefined },
 ): Operation {
-  const description = [operation.description, ...operationRules(operation, facts)].filter((part) => part !== undefined && part !== "").join("\n\n");
+  const description = [operation.description, ...operationRules(facts)].filter((part) => part !== undefined && part !== "").join("\n\n");
   return {
     ...operation,
     description,
-    security: operationSecurity(operation, facts, context.securitySchemeNames),
+    security: operationSecurity(facts, context.securitySchemeNames),
     parameters: documentParameters(operation, facts),
     responses: documentResponses(operation, facts, context.declaredKey),
   };

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { cartPath } from "../schemas/cart";
 import { orderResultSchema, paymentBodySchema, paymentConfigSchema, paymentSessionSchema, ratingBodySchema, ratingSchema } from "../schemas/checkout";
-import { cartReadHeaders, pathId, pollResponseHeaders, privateResponseHeaders } from "../schemas/common";
+import { pathId, pollResponseHeaders, privateResponseHeaders } from "../schemas/common";
 import { getOrderResult } from "../services/checkout/order-result";
 import { getPaymentConfig } from "../services/checkout/payment-config";
 import { createPaymentSession } from "../services/checkout/payment-session";
 import { reportPayment } from "../services/checkout/payments";
 import { rateOrder } from "../services/checkout/rating";
 import { procedure, router } from "../trpc/init";
-import { cartCheckoutMeta, cartMutationMeta, protectedReadMeta, readMeta } from "./meta";
+import { cartCheckoutMeta, cartMutationMeta, cartReadMeta, readMeta } from "./meta";
 
 const tags = ["Checkout"];
 
@@ -66,7 +66,7 @@ export const checkoutRouter = router({
 
   orderResult: procedure
     .meta(
-      protectedReadMeta(
+      cartReadMeta(
         {
           method: "GET",
           path: "/locations/{locationId}/carts/{cartId}/order-result",
@@ -75,7 +75,6 @@ export const checkoutRouter = router({
           description:
             "`payment_pending` and `order_pending`: poll again after pollAfterMs (Retry-After). `completed`: the order exists and the restaurant accepted it; the cart's own X-Cart-Token also receives the receipt capability. `failed`: the reason, and the cart is OPEN for another attempt.",
         },
-        cartReadHeaders,
         pollResponseHeaders,
       ),
     )

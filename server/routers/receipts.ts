@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { receiptSchema } from "../schemas/checkout";
-import { pathId, privateResponseHeaders, receiptReadHeaders } from "../schemas/common";
+import { pathId, privateResponseHeaders } from "../schemas/common";
 import { getReceipt } from "../services/checkout/receipts";
 import { procedure, router } from "../trpc/init";
-import { protectedReadMeta } from "./meta";
+import { receiptReadMeta } from "./meta";
 
 export const receiptsRouter = router({
   get: procedure
     .meta(
-      protectedReadMeta(
+      receiptReadMeta(
         {
           method: "GET",
           path: "/receipts/{receiptId}",
@@ -17,7 +17,6 @@ export const receiptsRouter = router({
           description:
             "Lines, totals and formatted amounts, merchant and location, and a payment summary (card brand and last 4 digits). Credential: the receipt capability in X-Receipt-Token (the completed order result's receiptToken) or a customer JWT.",
         },
-        receiptReadHeaders,
         privateResponseHeaders,
       ),
     )

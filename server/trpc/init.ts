@@ -4,6 +4,7 @@ import { findUnstorableText } from "../domain/text";
 import { validationError } from "../errors";
 import { toAppError } from "../errors-map";
 import type { RequestContext } from "./context";
+import type { OperationKind } from "./operation-kinds";
 
 /**
  * tRPC setup in three parts: context (./context.ts), init (here), procedures (./procedures.ts).
@@ -13,6 +14,8 @@ import type { RequestContext } from "./context";
  * route rebuilds the spec's envelope from the same object.
  */
 export type StorefrontMeta = OpenApiMeta<{
+  /** What kind of operation this is, which fixes its cross-cutting rules (./operation-kinds.ts); every REST operation has one (server/openapi/document.ts refuses one without). Optional only because trpc-to-openapi types meta as open. */
+  kind?: OperationKind;
   /** Success status when it is not 200 (documented in the OpenAPI document too). */
   successStatus?: number;
 }>;

@@ -63,11 +63,11 @@ describe("request logs", () => {
 
     expect(requestLines().length - before).toBe(4);
     const create = lineFor(created.headers.get("x-request-id"));
-    expect(create).toMatchObject({ level: 30, transport: "rest", method: "POST", route: "/locations/{locationId}/ordering-sessions", procedure: "carts.createOrderingSession", status: 201, principal: "anonymous" });
+    expect(create).toMatchObject({ level: 30, transport: "rest", method: "POST", route: "/locations/{locationId}/ordering-sessions", procedure: "carts.createOrderingSession", kind: "anonymousWrite", status: 201, principal: "anonymous" });
     expect(create.latencyMs).toBeGreaterThanOrEqual(0);
-    expect(lineFor(added.headers.get("x-request-id"))).toMatchObject({ route: "/locations/{locationId}/carts/{cartId}/items", procedure: "carts.addItem", status: 200, principal: "cart" });
-    expect(lineFor(forged.headers.get("x-request-id"))).toMatchObject({ route: "/locations/{locationId}/carts/{cartId}", procedure: "carts.get", status: 401, principal: "customer" });
-    expect(lineFor(unknown.headers.get("x-request-id"))).toMatchObject({ route: "(unmatched)", procedure: null, status: 404 });
+    expect(lineFor(added.headers.get("x-request-id"))).toMatchObject({ route: "/locations/{locationId}/carts/{cartId}/items", procedure: "carts.addItem", kind: "cartMutation", status: 200, principal: "cart" });
+    expect(lineFor(forged.headers.get("x-request-id"))).toMatchObject({ route: "/locations/{locationId}/carts/{cartId}", procedure: "carts.get", kind: "cartRead", status: 401, principal: "customer" });
+    expect(lineFor(unknown.headers.get("x-request-id"))).toMatchObject({ route: "(unmatched)", procedure: null, kind: null, status: 404 });
 
     // No id from the path, and no credential, in any line.
     expect(captured).not.toContain(cart.cartId);

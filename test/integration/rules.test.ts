@@ -13,10 +13,10 @@ afterAll(async () => {
   await app.close();
 });
 
-const writes = routeCases.filter((route) => route.kind === "write" || route.kind === "cartMutation" || route.kind === "cartWrite" || route.kind === "customerWrite");
-const customerRoutes = routeCases.filter((route) => route.kind === "customerRead" || route.kind === "customerWrite");
+const writes = routeCases.filter((route) => route.kind === "anonymousWrite" || route.kind === "cartMutation" || route.kind === "checkout" || route.kind === "customerMutation");
+const customerRoutes = routeCases.filter((route) => route.kind === "customerRead" || route.kind === "customerMutation");
 const withPathParameters = routeCases.filter((route) => !route.noPathParameters);
-const cartRoutes = routeCases.filter((route) => route.kind === "cartRead" || route.kind === "cartMutation" || route.kind === "cartWrite");
+const cartRoutes = routeCases.filter((route) => route.kind === "cartRead" || route.kind === "cartMutation" || route.kind === "checkout");
 const receiptRoutes = routeCases.filter((route) => route.kind === "receiptRead");
 const mutations = routeCases.filter((route) => route.kind === "cartMutation");
 const withBody = routeCases.filter((route) => route.body !== undefined);
@@ -221,14 +221,14 @@ describe.each(customerRoutes)("customer credential: $name", (route) => {
       expectEnvelope(await send(app, route, cart, { ...withoutToken, Authorization: value }), 401, "UNAUTHORIZED");
     }
     const dune = await signIn(app, DUNE.merchantSlug);
-    const foreign = await send(app, route, cart, { ...withoutToken, ...bearer(dune.token), ...(route.kind === "customerWrite" ? { "Idempotency-Key": idemKey() } : {}) });
+    const foreign = await send(app, route, cart, { ...withoutToken, ...bearer(dune.token), ...(route.kind === "customerMutation" ? { "Idempotency-Key": idemKey() } : {}) });
     if (route.merchantScoped) expectEnvelope(foreign, 403, "FORBIDDEN");
     expect(foreign.text).not.toContain(customer.id);
     expect(foreign.text).not.toContain(customer.email);
 
     const loggedOut = await app.call("DELETE", "/customer/logout", { headers: { ...bearer(customer.token), "Idempotency-Key": idemKey() } });
     expect(loggedOut.status, loggedOut.text).toBe(200);
-    expectEnvelope(await send(app, route, cart, { ...withoutToken, ...bearer(customer.token), ...(route.kind === "customerWrite" ? { "Idempotency-Key": idemKey() } : {}) }), 401, "UNAUTHORIZED");
+    expectEnvelope(await send(app, route, cart, { ...withoutToken, ...bearer(customer.token), ...(route.kind === "customerMutation" ? { "Idempotency-Key": idemKey() } : {}) }), 401, "UNAUTHORIZED");
   });
 });
 

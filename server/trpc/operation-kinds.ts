@@ -1,0 +1,34 @@
+import type { z } from "zod";
+import { cartCheckoutHeaders, cartReadHeaders, cartWriteHeaders, customerReadHeaders, customerWriteHeaders, receiptReadHeaders, writeHeaders } from "../schemas/common";
+
+/**
+ * Every operation is one of these kinds, declared once in its procedure's meta (server/routers/meta.ts).
+ * A kind fixes the operation's cross-cutting rules: which credential it takes, whether it needs an
+ * Idempotency-Key and an If-Match, the request headers it documents and the error statuses it can
+ * answer. The OpenAPI document (server/openapi/post-process.ts), the access log and the test route
+ * table (test/routes.ts) read the kind from the meta; nothing infers it from header names.
+ */
+export const operationKinds = ["anonymousRead", "anonymousWrite", "cartRead", "cartMutation", "checkout", "receiptRead", "customerRead", "customerMutation"] as const;
+export type OperationKind = (typeof operationKinds)[number];
+
+export type Credential = "none" | "cart" | "receipt" | "customer";
+
+export type KindRules = {
+  /** cart: X-Cart-Token or a customer JWT; receipt: X-Receipt-Token or a customer JWT; customer: a customer JWT. */
+  credential: Credential;
+  idempotencyKey: boolean;
+  ifMatch: boolean;
+  requestHeaders: z.ZodObject | undefined;
+  errorStatuses: readonly number[];
+};
+
+export const kindRules: Record<OperationKind, KindRules> = {
+  anonymousRead: { credential: "none", idempotencyKey: false, ifMatch: false, requestHeaders: undefined, errorStatuses: [400, 404, 429, 500, 503] },
+  anonymousWrite: { credential: "none", idempotencyKey: true, ifMatch: false, requestHeaders: writeHeaders, errorStatuses: [400, 404, 409, 429, 500, 503] },
+  cartRead: { credential: "cart", idempotencyKey: false, ifMatch: false, requestHeaders: cartReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503] },
+  cartMutation: { credential: "cart", idempotencyKey: true, ifMatch: true, requestHeaders: cartWriteHeaders, errorStatuses: [400, 401, 403, 404, 409, 428, 429, 500, 503] },
+  checkout: { credential: "cart", idempotencyKey: true, ifMatch: false, requestHeaders: cartCheckoutHeaders, errorStatuses: [400, 401, 403, 404, 409, 429, 500, 503] },
+  receiptRead: { credential: "receipt", idempotencyKey: false, ifMatch: false, requestHeaders: receiptReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503] },
+  customerRead: { credential: "customer", idempotencyKey: false, ifMatch: false, requestHeaders: customerReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503] },
+  customerMutation: { credential: "customer", idempotencyKey: true, ifMatch: false, requestHeaders: customerWriteHeaders, errorStatuses: [400, 401, 403, 404, 409, 429, 500, 503] },
+};
