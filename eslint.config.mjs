@@ -28,6 +28,36 @@ export default tseslint.config(
     files: ["server/env.ts", "scripts/**", "bench/**", "e2e/**", "playwright.config.ts", "vitest.config.ts", "**/*.test.ts", "test/**", "drizzle.config.ts", "db/*-cli.ts"],
     rules: { "no-restricted-syntax": "off" },
   },
+  // Layering: domain is pure, services know no transport, db knows the domain only by its types.
+  {
+    files: ["server/domain/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              group: ["**/db", "**/db/**", "drizzle-orm", "drizzle-orm/*", "postgres", "@electric-sql/*", "@upstash/*", "ioredis", "stripe", "nodemailer", "node:fs", "node:fs/*", "node:net", "node:http", "node:https", "node:child_process"],
+              message: "server/domain is pure: no database, network or file I/O.",
+            },
+            { group: ["../services", "../services/*", "../http/*", "../trpc/*", "../routers/*", "../integrations/*", "../app/*", "../jobs/*", "../webhooks/*"], message: "server/domain depends on nothing above it." },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ["server/services/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["**/http/*", "**/trpc/*", "**/routers/*", "next", "next/*"], message: "Services know no transport: nothing from server/http, server/trpc or server/routers." }] }],
+    },
+  },
+  {
+    files: ["db/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": ["error", { patterns: [{ group: ["**/server/domain/*"], allowTypeImports: true, message: "db imports only types from server/domain." }] }],
+    },
+  },
   { files: ["**/*.mjs"], ...tseslint.configs.disableTypeChecked },
   { files: ["**/*.mjs"], languageOptions: { globals: globals.node } },
 );

@@ -16,6 +16,8 @@ mkdir -p "$TEST_LOG_DIR"
 
 step "lint (eslint, type-checked rules)"
 npx eslint --max-warnings=0 .
+step "no import cycles in server/ and db/ (madge, type-only imports included)"
+npx madge --circular --extensions ts --ts-config tsconfig.json server db
 step "typecheck (tsc --noEmit)"
 npx tsc --noEmit
 step "OpenAPI document lint"

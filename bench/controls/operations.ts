@@ -5,7 +5,7 @@ import { newRequestId } from "../../server/http/request-id";
 import { addItem, type AddItemInput } from "../../server/services/cart-operations";
 import { getMenus } from "../../server/services/catalog";
 import { createOrderingSession, getCart } from "../../server/services/carts";
-import { createRequestContext, type RequestContext } from "../../server/trpc/context";
+import { createRequestContext, type RequestContext } from "../../server/app/request-context";
 
 /**
  * The benchmark's controls: the same service calls the REST facade makes, with none of its

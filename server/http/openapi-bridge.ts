@@ -3,7 +3,7 @@ import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import { AppError } from "../errors";
 import { toAppError } from "../errors-map";
 import { appRouter } from "../routers";
-import type { RequestContext } from "../trpc/context";
+import type { RequestContext } from "../app/request-context";
 import { logUnexpected } from "./error-response";
 import type { RestMatch } from "./rest-routes";
 

@@ -1,7 +1,7 @@
 import type { AppDeps } from "../app/deps";
 import { AppError } from "../errors";
 import { toAppError } from "../errors-map";
-import { createRequestContext } from "../trpc/context";
+import { createRequestContext } from "../app/request-context";
 import { logRequest } from "./access-log";
 import { clientIp } from "./client-ip";
 import { conditionalResponse, publicReadKey, representationHeaders, withoutBody } from "./conditional-get";

@@ -2,7 +2,7 @@ import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import type { AppDeps } from "../app/deps";
 import { toAppError } from "../errors-map";
 import { appRouter } from "../routers";
-import { createRequestContext } from "../trpc/context";
+import { createRequestContext } from "../app/request-context";
 import { clientIp } from "./client-ip";
 import { logRequest } from "./access-log";
 import { applyRateLimit } from "./rate-limit";

@@ -4,7 +4,7 @@ import { carts } from "../../db/schema";
 import { cartEtag, parseIfMatch } from "../domain/etag";
 import { AppError, notFound, validationError } from "../errors";
 import { hashToken, sameHash } from "../security/tokens";
-import type { RequestContext } from "../trpc/context";
+import type { RequestContext } from "../app/request-context";
 import { authenticateCustomer, requireSameMerchant } from "./customers/principal";
 
 export type CartRow = typeof carts.$inferSelect;

@@ -9,7 +9,7 @@ import { AppError, notFound, validationError } from "../errors";
 import type { CartView } from "../schemas/cart";
 import { quoteInput } from "../quote-input";
 import { newId } from "../security/tokens";
-import type { RequestContext } from "../trpc/context";
+import type { RequestContext } from "../app/request-context";
 import { mutateCart, type CartIds } from "./carts";
 import Big from "big.js";
 

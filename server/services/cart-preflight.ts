@@ -1,6 +1,6 @@
 import { AppError } from "../errors";
 import type { CartView } from "../schemas/cart";
-import type { RequestContext } from "../trpc/context";
+import type { RequestContext } from "../app/request-context";
 import { conflict, loadAuthorizedCart, requireIfMatch, type CartRow } from "./cart-access";
 import { effectiveStatus } from "./cart-view";
 import type { CartIds } from "./carts";

@@ -1,3 +1,4 @@
+import type { CartChange, MutationScope } from "./cart-change";
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { carts } from "../../db/schema";
@@ -6,7 +7,7 @@ import { type FulfilmentMethod } from "../domain/catalog-types";
 import { AppError, validationError } from "../errors";
 import type { CartView } from "../schemas/cart";
 import { newCapability, hashToken, newId } from "../security/tokens";
-import type { RequestContext } from "../trpc/context";
+import type { RequestContext } from "../app/request-context";
 import { cartResponseHeaders, conflict, loadAuthorizedCart, requireIfMatch, type CartRow } from "./cart-access";
 import { repriceCart } from "./cart-pricing";
 import { effectiveStatus, toCartView } from "./cart-view";
@@ -93,8 +94,6 @@ export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartVi
   return toCartView(await withDetectedChanges(db, cart, now), now);
 }
 
-export type MutationScope = { tx: Tx; cart: CartRow; location: LocationWithMerchant; now: Date };
-export type CartChange = Partial<Pick<CartRow, "lines" | "discount" | "gratuity" | "pickupType" | "orderDate" | "orderTime" | "status" | "courierTipMinor" | "deliveryInfo" | "deliveryQuote" | "lockedAt" | "catalogRevision" | "policyRevision" | "catalogRevalidation">>;
 
 /**
  * The one path by which a cart changes: idempotency first, then credential, state and revision

@@ -8,7 +8,7 @@ import { fulfilmentMethods } from "../domain/catalog-types";
 import { formatMinor, toDecimalString, type Currency } from "../domain/money";
 import { bookableTimes, isMenuAvailableAt, isOpenAt, localDateTime, localToday } from "../domain/schedule";
 import { notFound, validationError } from "../errors";
-import type { RequestContext } from "../trpc/context";
+import type { RequestContext } from "../app/request-context";
 import { cursorId, cursorInt32, defineCursor } from "./cursor";
 import { findLocation, type LocationWithMerchant } from "./locations";
 

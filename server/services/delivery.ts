@@ -6,7 +6,7 @@ import { AppError, validationError } from "../errors";
 import type { CourierRejection } from "../integrations/courier/types";
 import type { CartView } from "../schemas/cart";
 import { newId } from "../security/tokens";
-import type { RequestContext } from "../trpc/context";
+import type { RequestContext } from "../app/request-context";
 import type { CartRow } from "./cart-access";
 import { preflightCartMutation } from "./cart-preflight";
 import { mutateCart, type CartIds } from "./carts";

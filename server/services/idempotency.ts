@@ -7,7 +7,7 @@ import { idempotencyRecords } from "../../db/schema";
 import { canonicalJson } from "../domain/fingerprint";
 import { AppError, validationError } from "../errors";
 import { deriveKey, hashToken, seal, unseal } from "../security/tokens";
-import type { RequestContext } from "../trpc/context";
+import type { RequestContext } from "../app/request-context";
 import { bearerClaims } from "./customers/principal";
 
 const KEY_PATTERN = /^[A-Za-z0-9._:-]{16,128}$/;

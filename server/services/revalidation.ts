@@ -7,7 +7,7 @@ import { projectLines, revalidate, type CatalogFacts, type CatalogRevalidation, 
 import type { CartRow } from "./cart-access";
 import { repriceCart } from "./cart-pricing";
 import { effectiveStatus } from "./cart-view";
-import type { CartChange, MutationScope } from "./carts";
+import type { CartChange, MutationScope } from "./cart-change";
 import type { LocationRow } from "./locations";
 
 /**

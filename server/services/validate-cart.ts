@@ -2,7 +2,7 @@ import { cartQuoteExpiry, deliveryQuoteState, type DeliveryQuote } from "../doma
 import { acknowledgeRevalidation, type DeliveryFact, type QuoteFact } from "../domain/revalidation";
 import { AppError } from "../errors";
 import type { CartView } from "../schemas/cart";
-import type { RequestContext } from "../trpc/context";
+import type { RequestContext } from "../app/request-context";
 import type { CartRow } from "./cart-access";
 import { repriceCart } from "./cart-pricing";
 import { preflightCartMutation } from "./cart-preflight";

@@ -3,11 +3,12 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import { findUnstorableText } from "../domain/text";
 import { validationError } from "../errors";
 import { toAppError } from "../errors-map";
-import type { RequestContext } from "./context";
+import type { RequestContext } from "../app/request-context";
 import type { OperationKind } from "./operation-kinds";
 
 /**
- * tRPC setup in three parts: context (./context.ts), init (here), procedures (./procedures.ts).
+ * tRPC setup: the request context (server/app/request-context.ts, which services also take), init
+ * (here), and the operation kinds (./operation-kinds.ts) that every procedure's meta declares.
  *
  * The error formatter is the only place a tRPC error is shaped. It never exposes tRPC's own
  * message or stack: the typed client gets `data.appError` (code, message, details) and the REST

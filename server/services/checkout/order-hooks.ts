@@ -1,9 +1,8 @@
 import type { Tx } from "../../../db/client";
-import type { orders } from "../../../db/schema";
+import type { PlacedOrder } from "./placed-order";
 import type { AppDeps } from "../../app/deps";
 import { awardLoyaltyPoints } from "../customers/loyalty";
 
-export type PlacedOrder = typeof orders.$inferSelect;
 
 /**
  * A side effect of an order being paid (loyalty points, customer history, notifications). Hooks run

@@ -6,7 +6,8 @@ import type { ProcessorIntent } from "../../domain/payments";
 import { newId } from "../../security/tokens";
 import type { CartRow } from "../cart-access";
 import { scheduledAcceptance } from "./kitchen";
-import { orderCompletedHooks, type PlacedOrder } from "./order-hooks";
+import { orderCompletedHooks } from "./order-hooks";
+import type { PlacedOrder } from "./placed-order";
 
 type AttemptRow = typeof paymentAttempts.$inferSelect;
 

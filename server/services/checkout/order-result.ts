@@ -1,7 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { carts, orders, paymentAttempts, receipts } from "../../../db/schema";
 import type { OrderResultView } from "../../schemas/checkout";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { loadAuthorizedCart } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import type { CartIds } from "../carts";

@@ -1,5 +1,5 @@
 import type { PaymentConfigView } from "../../schemas/checkout";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { findLocation } from "../locations";
 
 /**

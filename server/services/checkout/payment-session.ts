@@ -4,7 +4,7 @@ import { apiCurrencyCode, belowProcessorMinimum, intentTermsFor, PROCESSOR_MINIM
 import { formatMinor } from "../../domain/money";
 import { AppError } from "../../errors";
 import type { PaymentSessionView } from "../../schemas/checkout";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { cartResponseHeaders, conflict, loadAuthorizedCart, requireIfMatch, type CartRow } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import { idleExpiry, type CartIds } from "../carts";

@@ -3,7 +3,7 @@ import { carts, orders, paymentSessions } from "../../../db/schema";
 import { intentTermsFor } from "../../domain/payments";
 import { AppError } from "../../errors";
 import type { OrderResultView } from "../../schemas/checkout";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { loadAuthorizedCart } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import type { CartIds } from "../carts";

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { orders, ratings } from "../../../db/schema";
 import { AppError } from "../../errors";
 import type { RatingView } from "../../schemas/checkout";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { loadAuthorizedCart } from "../cart-access";
 import type { CartIds } from "../carts";
 import { runIdempotent } from "../idempotency";

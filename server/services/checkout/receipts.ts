@@ -5,7 +5,7 @@ import { formatMinor, toDecimalString, type Currency } from "../../domain/money"
 import { AppError, notFound } from "../../errors";
 import { receiptTotalNames, type ReceiptView } from "../../schemas/checkout";
 import { hashToken, sameHash } from "../../security/tokens";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { authenticateCustomer, requireSameMerchant, type CustomerPrincipal } from "../customers/principal";
 
 type ReceiptRow = typeof receipts.$inferSelect;

@@ -1,6 +1,6 @@
 import type { FulfilmentMethod } from "../../domain/catalog-types";
 import type { CartView } from "../../schemas/cart";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { cartResponseHeaders } from "../cart-access";
 import { insertCart, requireFulfilmentEnabled } from "../carts";
 import { toCartView } from "../cart-view";

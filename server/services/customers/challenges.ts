@@ -7,7 +7,7 @@ import type { SignInIdentifier } from "../../domain/identifiers";
 import { AppError, validationError } from "../../errors";
 import { identifierKey, newOtpCode, otpCodeHash, otpCodeMatches } from "../../security/otp";
 import { newId } from "../../security/tokens";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 
 type ChallengeRow = typeof otpChallenges.$inferSelect;
 

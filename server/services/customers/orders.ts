@@ -3,7 +3,7 @@ import { orderLines, orders, receipts } from "../../../db/schema";
 import type { DeliveryAddress } from "../../domain/delivery";
 import { formatMinor, toDecimalString } from "../../domain/money";
 import type { CustomerOrderView } from "../../schemas/customer";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { isAccepted } from "../checkout/kitchen";
 import { decodeTimeCursor, encodeTimeCursor, olderThan } from "./cursor";
 import { authenticateCustomer } from "./principal";

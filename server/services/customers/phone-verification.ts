@@ -4,7 +4,7 @@ import { customers } from "../../../db/schema";
 import { normalisePhoneNumber } from "../../domain/identifiers";
 import { AppError, validationError } from "../../errors";
 import type { CustomerSessionView } from "../../schemas/customer";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { replayStoredOutcome, requireIdempotencyKey, runIdempotent } from "../idempotency";
 import { checkChallenge, issueChallenge, markUsed } from "./challenges";
 import { findMerchantById, type SignInMerchant } from "./merchant";

@@ -3,7 +3,7 @@ import type { Executor } from "../../../db/client";
 import { customerSessions, customers } from "../../../db/schema";
 import { AppError } from "../../errors";
 import { bearerToken, readCustomerToken, type CustomerTokenClaims } from "../../security/customer-token";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 
 export type CustomerRow = typeof customers.$inferSelect;
 

@@ -1,5 +1,5 @@
 import type { CustomerView } from "../../schemas/customer";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { authenticateCustomer } from "./principal";
 import { toCustomerView } from "./view";
 

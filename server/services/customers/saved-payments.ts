@@ -1,6 +1,6 @@
 import { notFound } from "../../errors";
 import type { SavedCard } from "../../integrations/payments/types";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { processorCall } from "../checkout/processor-calls";
 import { replayStoredOutcome, requireIdempotencyKey, runIdempotent } from "../idempotency";
 import { authenticateCustomer } from "./principal";

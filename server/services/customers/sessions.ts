@@ -4,7 +4,7 @@ import { customerSessions } from "../../../db/schema";
 import type { AppDeps } from "../../app/deps";
 import { mintCustomerToken } from "../../security/customer-token";
 import { newId } from "../../security/tokens";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { runIdempotent } from "../idempotency";
 import { authenticateCustomer, type CustomerRow } from "./principal";
 

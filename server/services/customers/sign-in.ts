@@ -5,7 +5,7 @@ import { normalisePhoneNumber, parseSignInIdentifier, type SignInIdentifier } fr
 import { AppError, validationError } from "../../errors";
 import type { CustomerSessionView, LoginChallengeView } from "../../schemas/customer";
 import { newId } from "../../security/tokens";
-import type { RequestContext } from "../../trpc/context";
+import type { RequestContext } from "../../app/request-context";
 import { replayStoredOutcome, requireIdempotencyKey, runIdempotent } from "../idempotency";
 import { checkChallenge, issueChallenge, markUsed, requireDeliverable } from "./challenges";
 import { findMerchantBySlug, type SignInMerchant } from "./merchant";
