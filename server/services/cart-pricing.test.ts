@@ -37,7 +37,8 @@ const selectionArb = fc.record({
 const lineArb = fc.record({
   productId: fc.constantFrom("prd_a", "prd_b", "prd_c", "prd_d"),
   quantity: fc.integer({ min: 1, max: 20 }),
-  basePriceMinor: fc.integer({ min: 0, max: 5_000 }),
+  // At least one minor unit: a tip is capped at maxRate of the subtotal, so only a cart that costs something can change its tip.
+  basePriceMinor: fc.integer({ min: 1, max: 5_000 }),
   selections: fc.array(selectionArb, { maxLength: 3 }),
   specialInstructions: fc.string({ maxLength: 12 }),
 });
@@ -115,6 +116,16 @@ function onLine(cart: PricedInput, index: number, change: (line: CartLine) => Ca
 }
 
 /** Changes that always alter what the customer pays (or pays for). */
+/**
+ * A tip choice that changes what the tip comes to: none where the cart has a tip, else the largest
+ * the policy allows (pricing caps every tip at maxRate of the subtotal, so a larger amount than
+ * the cap would change nothing that is charged).
+ */
+function otherTip(cart: PricedInput): GratuityChoice {
+  const tipped = repriceCart(cart, location, now).priced.waiterTipTotal > 0;
+  return tipped ? { kind: "amount", amountMinor: 0 } : { kind: "rate", rate: location.gratuity.maxRate };
+}
+
 const pricedMutations: Record<string, Mutation> = {
   productPrice: (cart, index, delta) => onLine(cart, index, (line) => ({ ...line, basePriceMinor: line.basePriceMinor + delta })),
   quantity: (cart, index, delta) => onLine(cart, index, (line) => ({ ...line, quantity: line.quantity + delta })),
@@ -130,8 +141,8 @@ const pricedMutations: Record<string, Mutation> = {
   courierTip: (cart, _index, delta) =>
     cart.deliveryQuote
       ? { ...cart, courierTipMinor: (cart.courierTipMinor ?? 0) + delta, deliveryQuote: { ...cart.deliveryQuote, courierTipMinor: cart.deliveryQuote.courierTipMinor + delta } }
-      : { ...cart, gratuity: { kind: "amount", amountMinor: (cart.gratuity?.kind === "amount" ? cart.gratuity.amountMinor : 100_000) + delta } },
-  gratuity: (cart, _index, delta) => ({ ...cart, gratuity: { kind: "amount", amountMinor: (cart.gratuity?.kind === "amount" ? cart.gratuity.amountMinor : 100_000) + delta } }),
+      : { ...cart, gratuity: otherTip(cart) },
+  gratuity: (cart) => ({ ...cart, gratuity: otherTip(cart) }),
 };
 
 describe("quote fingerprint (property tests)", () => {
