@@ -165,6 +165,15 @@ const envSchema = z
     TEST_CLOCK_CONTROL: flag(false),
 
     /**
+     * Deliver one-time sign-in codes to the development outbox (/api/dev/outbox, readable by anyone)
+     * when no SMTP is configured, in a production start with its own database: for a preview
+     * deployment whose testers read their codes there. Without it, such a start turns customer
+     * sign-in off (503) rather than publish every code. The embedded default (no DATABASE_URL) and
+     * development use the outbox anyway. Refused on Vercel production.
+     */
+    DEV_OUTBOX: flag(false),
+
+    /**
      * Check every response against its procedure's output schema (server/trpc/response-validation.ts).
      * Unset: on, except with NODE_ENV=production.
      */
@@ -201,6 +210,9 @@ const envSchema = z
     }
     if (env.E2E_ADMIN_ROUTES && env.VERCEL) {
       ctx.addIssue({ code: "custom", path: ["E2E_ADMIN_ROUTES"], message: "must not be enabled in a deployment: it lets anyone change the catalog" });
+    }
+    if (env.DEV_OUTBOX && env.VERCEL_ENV === "production") {
+      ctx.addIssue({ code: "custom", path: ["DEV_OUTBOX"], message: "must not be enabled on a production deployment: it publishes every sign-in code; configure SMTP_URL" });
     }
     if (env.TEST_CLOCK_CONTROL && env.VERCEL) {
       ctx.addIssue({ code: "custom", path: ["TEST_CLOCK_CONTROL"], message: "must not be enabled in a deployment: it lets any client choose the time the service sees" });

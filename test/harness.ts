@@ -215,6 +215,8 @@ function productionTestEnv(configured: Record<string, string>): Record<string, s
     // Tests change the catalog behind the service's back; the server's memory must not hide that.
     RESPONSE_CACHE_TTL_MS: "0",
     AUTH_SECRET: PRODUCTION_TEST_SECRET,
+    // A production start on Postgres without SMTP turns sign-in off; the tests read codes from the outbox.
+    DEV_OUTBOX: "true",
     ...configured,
     TEST_CLOCK_CONTROL: "true",
   };

@@ -54,3 +54,16 @@ describe("test fixtures in a production start without their flags", () => {
     expect(new Date(cart.expiresAt).getTime()).toBeGreaterThan(Date.now());
   });
 });
+
+describe("one-time codes on a production start with its own database and no SMTP", () => {
+  it("turns customer sign-in off with a 503 envelope and serves no outbox", async () => {
+    const login = await fetch(`${server.url}/api/v1/storefront/customer/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "Idempotency-Key": `hooks-${randomBytes(8).toString("hex")}` },
+      body: JSON.stringify({ merchantSlug: "harbor-kitchen", identifierString: "victim@example.com" }),
+    });
+    expect(login.status).toBe(503);
+    expect(await login.json()).toMatchObject({ code: "DEPENDENCY_UNAVAILABLE", message: expect.stringMatching(/sign-in is not available/) as unknown });
+    for (const path of ["/api/dev/outbox", "/api/dev/outbox?to=victim@example.com", "/dev/outbox"]) expect((await fetch(`${server.url}${path}`)).status, path).toBe(404);
+  });
+});

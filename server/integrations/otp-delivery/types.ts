@@ -13,7 +13,7 @@ export type OtpMessage = { channel: OtpChannel; to: string; subject: string; tex
  * Implementations that write to the database must use `tx` (never the outer database).
  */
 export interface OtpDelivery {
-  readonly name: "outbox" | "smtp";
+  readonly name: "outbox" | "smtp" | "disabled";
   /** The channels it can send on; sign-in on any other channel is refused before a challenge exists. */
   readonly channels: readonly OtpChannel[];
   send(message: OtpMessage, context: { tx: Tx; sentAt: Date }): Promise<void>;

@@ -8,6 +8,7 @@ import { AppError, validationError } from "../../errors";
 import { identifierKey, newOtpCode, otpCodeHash, otpCodeMatches } from "../../security/otp";
 import { newId } from "../../security/tokens";
 import type { RequestContext } from "../../app/request-context";
+import { codeDeliveryUnavailable } from "../../integrations/otp-delivery";
 
 type ChallengeRow = typeof otpChallenges.$inferSelect;
 
@@ -25,6 +26,7 @@ export type ChallengeSubject = {
 
 /** 400 before anything is stored when the configured delivery cannot reach this kind of identifier. */
 export function requireDeliverable(ctx: RequestContext, identifier: SignInIdentifier, field: string): void {
+  if (ctx.deps.otpDelivery.name === "disabled") throw codeDeliveryUnavailable();
   if (ctx.deps.otpDelivery.channels.includes(identifier.channel)) return;
   const message =
     identifier.channel === "sms"
