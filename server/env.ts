@@ -269,7 +269,6 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   if (migrationPooler) {
     warnings.push(`migrations would run through a transaction-mode pooler (${migrationPooler}): set DATABASE_URL_UNPOOLED (or POSTGRES_URL_NON_POOLING) to the direct URL so the migration lock holds`);
   }
-  if (!env.AUTH_SECRET && env.NODE_ENV === "production") warnings.push("AUTH_SECRET is unset: a fixed development secret seals stored responses; set 32+ random characters");
   if (env.TEST_CLOCK_CONTROL) warnings.push("TEST_CLOCK_CONTROL is on: clients can set the time this service sees (X-Test-Clock); for the test harness only");
   if (!env.CRON_SECRET && env.VERCEL_ENV === "production") warnings.push("CRON_SECRET is unset: the background-job routes answer 404, so Vercel Cron cannot run them");
   return {

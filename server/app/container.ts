@@ -38,7 +38,12 @@ export function withServerSecret(env: Env): Env {
   if (env.VERCEL || env.DATABASE_URL) {
     throw new Error("Invalid configuration:\n  AUTH_SECRET: is required in production with DATABASE_URL or on Vercel (32+ random characters)");
   }
-  return { ...env, secret: localSecret(env.PGLITE_DATA_DIR) };
+  const where = env.PGLITE_DATA_DIR.startsWith("memory://") ? "for this process only (in-memory database)" : "and kept beside the embedded database";
+  return {
+    ...env,
+    secret: localSecret(env.PGLITE_DATA_DIR),
+    warnings: [...env.warnings, `AUTH_SECRET is unset: a random secret was generated ${where}; it signs customer tokens and seals stored responses. Set AUTH_SECRET (32+ random characters) to choose it`],
+  };
 }
 
 /** Every dependency but the database, each from its configuration (real service or embedded default). */

@@ -27,6 +27,11 @@ describe("the secret on embedded defaults", () => {
     expect(() => server({ NODE_ENV: "production", DATABASE_URL: "postgres://db.example.com/shop" })).toThrow(/AUTH_SECRET/);
     expect(() => server({ NODE_ENV: "production", VERCEL: "1", DATABASE_URL: "postgres://db.example.com/shop" })).toThrow(/AUTH_SECRET/);
     expect(server({ NODE_ENV: "production", DATABASE_URL: "postgres://db.example.com/shop", AUTH_SECRET: "x".repeat(32) }).secret).toBe("x".repeat(32));
+    // The embedded default generates one, and says so truthfully (not "a fixed development secret").
+    const embedded = server({ NODE_ENV: "production", PGLITE_DATA_DIR: "memory://" });
+    expect(embedded.warnings.join("\n")).toMatch(/random secret was generated for this process only/);
+    expect(embedded.warnings.join("\n")).not.toMatch(/fixed|development secret/);
+    expect(parseEnv({ NODE_ENV: "production" }).warnings.join("\n")).not.toMatch(/fixed development secret/);
     // Migrations and seeding need no secret, so the configuration itself stays valid without one.
     expect(() => parseEnv({ NODE_ENV: "production", DATABASE_URL: "postgres://db.example.com/shop" })).not.toThrow();
   });
