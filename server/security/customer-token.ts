@@ -38,10 +38,21 @@ export function mintCustomerToken(secret: string, claims: CustomerTokenClaims, m
   return encode({ secret, salt: CUSTOMER_TOKEN_SALT, maxAge: Math.max(1, Math.floor(maxAgeSeconds)), token: { ...claims, aud: CUSTOMER_TOKEN_AUDIENCE } });
 }
 
-/** The claims of a token this service minted and that has not expired; undefined for anything else. */
-export async function readCustomerToken(secret: string, token: string): Promise<CustomerTokenClaims | undefined> {
-  // A JWE in compact form has five parts; anything else (a JWT with alg none, a cart token) is not ours.
-  if (token.length > 4096 || token.split(".").length !== 5) return undefined;
+/**
+ * A JWE in compact form exactly as `encode` writes it: five base64url parts without padding (the
+ * encrypted-key part is empty for "dir"). The decoder would also take padded or otherwise altered
+ * spellings of the same token, so a client could present one token under many texts.
+ */
+const COMPACT_JWE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+
+/**
+ * The claims of a token this service minted and that has not expired at `now`; undefined for anything
+ * else. Expiry is exact: Auth.js's decode allows 15 s of clock skew, which a server checking the
+ * tokens it minted itself with its own clock does not need, so `exp` is checked again here.
+ */
+export async function readCustomerToken(secret: string, token: string, now: Date): Promise<CustomerTokenClaims | undefined> {
+  // Anything that is not our JWE (a JWT with alg none, a cart token, padding) is not ours.
+  if (token.length > 4096 || !COMPACT_JWE.test(token)) return undefined;
   let payload: unknown;
   try {
     payload = await decode({ secret, salt: CUSTOMER_TOKEN_SALT, token });
@@ -49,7 +60,7 @@ export async function readCustomerToken(secret: string, token: string): Promise<
     return undefined;
   }
   const parsed = claimsSchema.safeParse(payload);
-  if (!parsed.success) return undefined;
+  if (!parsed.success || parsed.data.exp * 1000 <= now.getTime()) return undefined;
   return { sub: parsed.data.sub, mid: parsed.data.mid, sid: parsed.data.sid };
 }
 

@@ -238,13 +238,15 @@ describe("tokens", () => {
     expect((await profile(token)).status).toBe(401);
   });
 
-  it("refuses forged, alg:none, expired, wrong-audience, other-salt and other-kind tokens", async () => {
+  it("refuses forged, alg:none, expired, padded, wrong-audience, other-salt and other-kind tokens", async () => {
+    // The tokens below expire by the real clock; the service reads the time from the test's.
+    app.clock.now = new Date();
     const signedIn = await signIn(app);
     const header = JSON.parse(Buffer.from(signedIn.token.split(".")[0] ?? "", "base64url").toString()) as Record<string, unknown>;
     expect(header).toMatchObject({ alg: "dir", enc: "A256CBC-HS512" });
     const [row] = await app.deps.database.db.select().from(customers).where(eq(customers.id, signedIn.customer.id));
     // The session id of the real token, read through the service's own decoder.
-    const real = { sub: signedIn.customer.id, mid: row?.merchantId ?? "", sid: (await readCustomerToken(app.env.secret, signedIn.token))?.sid ?? "" };
+    const real = { sub: signedIn.customer.id, mid: row?.merchantId ?? "", sid: (await readCustomerToken(app.env.secret, signedIn.token, app.clock.now))?.sid ?? "" };
     expect(real.sid).toMatch(/^ses_/);
 
     const segment = (value: object) => Buffer.from(JSON.stringify(value)).toString("base64url");
@@ -252,6 +254,10 @@ describe("tokens", () => {
       forged: await mintCustomerToken("another-secret-of-at-least-thirty-two-characters", real, 3600),
       algNone: `${segment({ alg: "none", typ: "JWT" })}.${segment({ ...real, aud: CUSTOMER_TOKEN_AUDIENCE, exp: 9_999_999_999 })}.`,
       expired: await encode({ secret: app.env.secret, salt: CUSTOMER_TOKEN_SALT, maxAge: -120, token: { ...real, aud: CUSTOMER_TOKEN_AUDIENCE } }),
+      // Within the 15 s of clock skew Auth.js's decoder allows: still expired here.
+      expiredFiveSecondsAgo: await encode({ secret: app.env.secret, salt: CUSTOMER_TOKEN_SALT, maxAge: -5, token: { ...real, aud: CUSTOMER_TOKEN_AUDIENCE } }),
+      padded: `${signedIn.token}=`,
+      doublyPadded: `${signedIn.token}==`,
       wrongAudience: await encode({ secret: app.env.secret, salt: CUSTOMER_TOKEN_SALT, token: { ...real, aud: "storefront:admin" } }),
       otherSalt: await encode({ secret: app.env.secret, salt: "authjs.session-token", token: { ...real, aud: CUSTOMER_TOKEN_AUDIENCE } }),
       tampered: `${signedIn.token.slice(0, -4)}${signedIn.token.slice(-4) === "AAAA" ? "BBBB" : "AAAA"}`,

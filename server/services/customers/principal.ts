@@ -29,7 +29,7 @@ export function bearerClaims(ctx: RequestContext): Promise<CustomerTokenClaims |
   let claims = claimsByRequest.get(ctx);
   if (!claims) {
     const token = bearerToken(ctx.header("authorization"));
-    claims = token ? readCustomerToken(ctx.deps.env.secret, token) : Promise.resolve(undefined);
+    claims = token ? readCustomerToken(ctx.deps.env.secret, token, ctx.deps.now()) : Promise.resolve(undefined);
     claimsByRequest.set(ctx, claims);
   }
   return claims;
