@@ -214,6 +214,19 @@ describe("one-time code abuse", () => {
     const blocked = await verifyCode(app, { merchantSlug: HARBOR.merchantSlug, identifierString: email, methodId, otp }, { ip: "192.0.2.250" });
     expect(blocked.status).toBe(429);
   });
+
+  it("does not count codes sent against a made-up or someone else's methodId: nobody can lock a victim out that way", async () => {
+    const victim = freshEmail("victim");
+    const attacker = await challenge(app, HARBOR.merchantSlug, freshEmail("attacker"));
+    for (let i = 0; i < app.env.OTP_MAX_FAILURES_PER_HOUR * 2; i++) {
+      const methodId = i % 2 === 0 ? `otp_madeup${String(i).padStart(20, "0")}` : attacker.methodId;
+      const refused = await verifyCode(app, { merchantSlug: HARBOR.merchantSlug, identifierString: victim, methodId, otp: "123456" }, { ip: `198.51.100.${i + 1}` });
+      expect(refused.status, refused.text).toBe(401);
+    }
+    const { methodId, otp } = await challenge(app, HARBOR.merchantSlug, victim);
+    const signedIn = await verifyCode(app, { merchantSlug: HARBOR.merchantSlug, identifierString: victim, methodId, otp });
+    expect(signedIn.status, signedIn.text).toBe(200);
+  });
 });
 
 describe("tokens", () => {

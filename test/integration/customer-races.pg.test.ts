@@ -1,8 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { customerSessions, customers, otpChallenges } from "../../db/schema";
+import { customerSessions, customers, otpChallenges, otpFailures } from "../../db/schema";
 import { challenge, freshEmail, requestCode, verifyCode } from "../customer-helpers";
-import { createTestApp, HARBOR, type TestApp } from "../harness";
+import { createTestApp, DUNE, HARBOR, type TestApp } from "../harness";
 
 /**
  * One-time codes under concurrency, on real Postgres (PGlite serialises everything): attempts are
@@ -26,6 +26,25 @@ describe("one-time code races on real Postgres", () => {
     const [row] = await app.deps.database.db.select().from(otpChallenges).where(eq(otpChallenges.id, methodId));
     expect(row?.attempts).toBe(app.env.OTP_MAX_ATTEMPTS);
     expect((await verifyCode(app, { merchantSlug: HARBOR.merchantSlug, identifierString: email, methodId, otp })).status).not.toBe(200);
+  });
+
+  it("checks at most OTP_MAX_FAILURES_PER_HOUR of many parallel wrong codes for one identifier, across merchants", async () => {
+    const email = freshEmail("parallel-two-merchants");
+    const challenges: { methodId: string; otp: string }[] = [];
+    for (let i = 0; i < 4; i++) challenges.push(await challenge(app, i % 2 === 0 ? HARBOR.merchantSlug : DUNE.merchantSlug, email));
+    const guesses = Array.from({ length: 40 }, (_, i) => {
+      const target = challenges[i % challenges.length] ?? { methodId: "", otp: "" };
+      const merchantSlug = i % 2 === 0 ? HARBOR.merchantSlug : DUNE.merchantSlug;
+      const wrong = target.otp === "000000" ? "111111" : "000000";
+      return verifyCode(app, { merchantSlug, identifierString: email, methodId: target.methodId, otp: wrong }, { ip: `203.0.113.${i + 1}` });
+    });
+    const results = await Promise.all(guesses);
+    expect(results.every((result) => result.status === 401 || result.status === 429)).toBe(true);
+    const checked = results.filter((result) => result.status === 401).length;
+    expect(checked).toBeLessThanOrEqual(app.env.OTP_MAX_FAILURES_PER_HOUR);
+    const recorded = await app.deps.database.db.select().from(otpFailures).where(inArray(otpFailures.challengeId, challenges.map((entry) => entry.methodId)));
+    expect(recorded.length).toBe(checked);
+    expect(recorded.length).toBeLessThanOrEqual(app.env.OTP_MAX_FAILURES_PER_HOUR);
   });
 
   it("lets the right code sign in once when sent many times at once", async () => {

@@ -109,61 +109,80 @@ export async function issueChallenge(tx: Tx, ctx: RequestContext, subject: Chall
 export type ChallengeProof = Omit<ChallengeSubject, "merchant" | "field"> & { merchantId: string; methodId: string; code: string };
 
 /**
- * Checks a presented code, outside any transaction, committing its bookkeeping whatever the
- * outcome (a wrong guess must count even though the request fails):
+ * Checks a presented code in a transaction of its own, committing its bookkeeping whatever the
+ * outcome (a wrong guess must count even though the request fails). Serialised per identifier by the
+ * same advisory lock as issueChallenge, so the count and the failure it adds are one atomic step:
+ * racing guesses, at one merchant or several, never get more than OTP_MAX_FAILURES_PER_HOUR checks.
  *
  * 1. The identifier's wrong codes in the last hour (any challenge, any IP) must be under
  *    OTP_MAX_FAILURES_PER_HOUR, else 429.
  * 2. One attempt is reserved with a single conditional UPDATE (pending, unexpired, attempts under
  *    OTP_MAX_ATTEMPTS). None left, expired, used or replaced: 401, and even the right code fails.
  * 3. Merchant, purpose, identifier, customer and code (HMAC, constant-time) must all match; a
- *    mismatch is recorded as a failure of the identifier and answered 401.
+ *    mismatch is 401, and counts against the identifier only when the methodId names a challenge
+ *    issued to that identifier. A made-up methodId (or someone else's) cannot lock a victim out: no
+ *    code exists for it, so guessing cannot succeed, and the per-address rate limit bounds the volume.
  *
  * A match returns the challenge, still pending: the caller marks it used (`markUsed`) in the
  * transaction that acts on it, so it works once.
  */
 export async function checkChallenge(ctx: RequestContext, proof: ChallengeProof): Promise<ChallengeRow> {
   const { env, database, now: clock } = ctx.deps;
-  const db = database.db;
   const now = clock();
   const key = identifierKey(env.secret, proof.identifier.value);
 
-  const [failures] = await db
-    .select({ n: count(), oldest: min(otpFailures.failedAt) })
-    .from(otpFailures)
-    .where(and(eq(otpFailures.identifierKey, key), gt(otpFailures.failedAt, new Date(now.getTime() - HOUR_MS))));
-  if ((failures?.n ?? 0) >= env.OTP_MAX_FAILURES_PER_HOUR) {
-    throw tooMany("Too many wrong codes for this identifier; try again later", failures?.oldest ?? null, now, env.OTP_MAX_FAILURES_PER_HOUR);
-  }
+  const outcome = await database.db.transaction(async (tx): Promise<CheckOutcome> => {
+    await queryRows(tx, sql`select pg_advisory_xact_lock(${lockId(`otp|${key}`)})`);
+    const [failures] = await tx
+      .select({ n: count(), oldest: min(otpFailures.failedAt) })
+      .from(otpFailures)
+      .where(and(eq(otpFailures.identifierKey, key), gt(otpFailures.failedAt, new Date(now.getTime() - HOUR_MS))));
+    if ((failures?.n ?? 0) >= env.OTP_MAX_FAILURES_PER_HOUR) return { kind: "limited", oldest: failures?.oldest ?? null };
 
-  const [challenge] = await db
-    .update(otpChallenges)
-    .set({ attempts: sql`${otpChallenges.attempts} + 1` })
-    .where(
-      and(
-        eq(otpChallenges.id, proof.methodId),
-        eq(otpChallenges.status, "pending"),
-        gt(otpChallenges.expiresAt, now),
-        sql`${otpChallenges.attempts} < ${env.OTP_MAX_ATTEMPTS}`,
-      ),
-    )
-    .returning();
+    const [challenge] = await tx
+      .update(otpChallenges)
+      .set({ attempts: sql`${otpChallenges.attempts} + 1` })
+      .where(
+        and(
+          eq(otpChallenges.id, proof.methodId),
+          eq(otpChallenges.status, "pending"),
+          gt(otpChallenges.expiresAt, now),
+          sql`${otpChallenges.attempts} < ${env.OTP_MAX_ATTEMPTS}`,
+        ),
+      )
+      .returning();
 
-  const matches =
-    challenge !== undefined &&
-    challenge.merchantId === proof.merchantId &&
-    challenge.purpose === proof.purpose &&
-    challenge.identifierKey === key &&
-    (proof.customerId === null || challenge.customerId === proof.customerId) &&
-    otpCodeMatches(env.secret, challenge.id, proof.code, challenge.codeHash);
-  if (matches) return challenge;
+    const matches =
+      challenge !== undefined &&
+      challenge.merchantId === proof.merchantId &&
+      challenge.purpose === proof.purpose &&
+      challenge.identifierKey === key &&
+      (proof.customerId === null || challenge.customerId === proof.customerId) &&
+      otpCodeMatches(env.secret, challenge.id, proof.code, challenge.codeHash);
+    if (matches) return { kind: "match", challenge };
 
-  await db.insert(otpFailures).values({ id: newId("otpf"), identifierKey: key, challengeId: proof.methodId, failedAt: now });
-  if (!challenge) throw deadChallenge();
-  const attemptsRemaining = Math.max(0, env.OTP_MAX_ATTEMPTS - challenge.attempts);
+    if (await issuedTo(tx, proof.methodId, key, challenge)) {
+      await tx.insert(otpFailures).values({ id: newId("otpf"), identifierKey: key, challengeId: proof.methodId, failedAt: now });
+    }
+    return { kind: "mismatch", challenge };
+  });
+
+  if (outcome.kind === "match") return outcome.challenge;
+  if (outcome.kind === "limited") throw tooMany("Too many wrong codes for this identifier; try again later", outcome.oldest, now, env.OTP_MAX_FAILURES_PER_HOUR);
+  if (!outcome.challenge) throw deadChallenge();
+  const attemptsRemaining = Math.max(0, env.OTP_MAX_ATTEMPTS - outcome.challenge.attempts);
   throw new AppError("UNAUTHORIZED", attemptsRemaining > 0 ? "The code is not correct" : "The code is not correct, and no attempts are left: request a new code", {
     details: { attemptsRemaining },
   });
+}
+
+type CheckOutcome = { kind: "limited"; oldest: Date | null } | { kind: "match"; challenge: ChallengeRow } | { kind: "mismatch"; challenge: ChallengeRow | undefined };
+
+/** Whether `methodId` names a challenge issued to this identifier (live or not): only then does a wrong code count against it. */
+async function issuedTo(tx: Tx, methodId: string, key: string, reserved: ChallengeRow | undefined): Promise<boolean> {
+  if (reserved) return reserved.identifierKey === key;
+  const [row] = await tx.select({ identifierKey: otpChallenges.identifierKey }).from(otpChallenges).where(eq(otpChallenges.id, methodId));
+  return row?.identifierKey === key;
 }
 
 function deadChallenge(): AppError {
