@@ -219,7 +219,7 @@ describe("phone verification", () => {
     expect((await signIn(app, HARBOR.merchantSlug, phone)).customer.id).toBe(session.customer.id);
   });
 
-  it("refuses a wrong code (401), a code asked for by another customer (401), an invalid number (400) and a number verified by someone else (409)", async () => {
+  it("refuses a wrong code (401), a code asked for by another customer (401), an invalid number (400) and, once the code is proven, a number verified by someone else (409)", async () => {
     const owner = await signIn(app);
     const phone = freshPhone();
     const { methodId } = (await start(owner.token, phone)).body as { methodId: string };
@@ -230,7 +230,17 @@ describe("phone verification", () => {
     expect((await confirm(thief.token, { phoneNumber: phone, methodId, otp })).status).toBe(401);
     expect((await start(owner.token, "555")).status).toBe(400);
     expect((await confirm(owner.token, { phoneNumber: phone, methodId, otp })).status).toBe(200);
-    expect((await start(thief.token, phone)).status).toBe(409);
+    // Asking for a code tells nobody whether the number is someone else's: the same 200 as for a free number.
+    const asked = await start(thief.token, phone);
+    expect(asked.status, asked.text).toBe(200);
+    const free = await start(thief.token, freshPhone());
+    expect(free.status).toBe(200);
+    expect(Object.keys(asked.body as object)).toEqual(Object.keys(free.body as object));
+    // Only a proven code reaches the conflict, and it changes nothing.
+    const stolen = await confirm(thief.token, { phoneNumber: phone, methodId: (asked.body as { methodId: string }).methodId, otp: await latestCode(app, phone) });
+    expect(stolen.status, stolen.text).toBe(409);
+    expect(stolen.body).toMatchObject({ code: "RESOURCE_CONFLICT", details: { reason: "PHONE_NUMBER_IN_USE" } });
+    expect((await get(thief.token, "/customer")).body).toMatchObject({ phoneNumberVerified: false });
     expect((await start(owner.token, phone)).status).toBe(409);
   });
 

@@ -30,7 +30,12 @@ async function requireNumberFree(tx: Tx, merchantId: string, phone: string, cust
   }
 }
 
-/** POST /customer/phone-verification: sends a code by SMS to the number the signed-in customer wants to verify. */
+/**
+ * POST /customer/phone-verification: sends a code by SMS to the number the signed-in customer wants
+ * to verify. Whether the number is verified on another account is decided only after the code is
+ * proven (confirmPhoneVerification): answering 409 here would tell any signed-in customer which
+ * numbers have accounts, without a code and with no limit but the per-address one.
+ */
 export function startPhoneVerification(ctx: RequestContext, input: { phoneNumber: string }): Promise<{ methodId: string }> {
   return runIdempotent(ctx, { operation: "customer.phoneVerification", input }, async (tx) => {
     const principal = await authenticateCustomer(ctx, tx);
@@ -39,7 +44,6 @@ export function startPhoneVerification(ctx: RequestContext, input: { phoneNumber
     if (principal.customer.phoneNumberVerified && principal.customer.phoneNumber === phone) {
       throw new AppError("RESOURCE_CONFLICT", "This phone number is already verified", { details: { reason: "ALREADY_VERIFIED" } });
     }
-    await requireNumberFree(tx, merchant.id, phone, principal.customerId);
     const challenge = await issueChallenge(tx, ctx, {
       merchant,
       purpose: "phone_verification",
