@@ -78,6 +78,8 @@ export const idempotencyRecords = pgTable(
   },
   (table) => [
     primaryKey({ columns: [table.scope, table.operation, table.key] }),
+    // A key is looked up by caller and key alone: reusing it for another operation is refused.
+    index("idempotency_scope_key_idx").on(table.scope, table.key),
     index("idempotency_expires_idx").on(table.expiresAt),
   ],
 );

@@ -39,7 +39,7 @@ export const cartsRouter = router({
           tags: ["Ordering sessions"],
           summary: "Start ordering: creates a guest cart and returns its capability once",
           description:
-            "Keep cart.id, cartAccessToken and the ETag together. The token is shown only in this response (and its idempotent replays); send it as X-Cart-Token.",
+            "Keep cart.id, cartAccessToken and the ETag together. The token is shown only in this response; send it as X-Cart-Token. A retry with the same Idempotency-Key replays the cart without the token (an anonymous caller is known only by its address, which others behind the same NAT share): a client that lost the first answer starts a new session.",
         },
         201,
       ),

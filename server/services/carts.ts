@@ -26,7 +26,8 @@ export async function createOrderingSession(
   ctx: RequestContext,
   input: { locationId: string; fulfillmentMethod: FulfilmentMethod; marketplaceId?: string | undefined },
 ): Promise<{ cart: CartView; cartAccessToken?: string }> {
-  return runIdempotent(ctx, { operation: "orderingSession.create", input }, async (tx) => {
+  const withoutCredential = ({ cart }: { cart: CartView; cartAccessToken?: string }) => ({ cart });
+  return runIdempotent(ctx, { operation: "orderingSession.create", input, withoutCredential }, async (tx) => {
     const location = await findLocation(tx, input.locationId, { allowSlug: false });
     requireFulfilmentEnabled(location, input.fulfillmentMethod, "fulfillmentMethod");
     const token = newCapability("ct");

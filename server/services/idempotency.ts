@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq, gt } from "drizzle-orm";
 import { sql } from "drizzle-orm";
-import type { Tx } from "../../db/client";
+import type { Executor, Tx } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { idempotencyRecords } from "../../db/schema";
 import { canonicalJson } from "../domain/fingerprint";
@@ -61,17 +61,22 @@ function advisoryLockId(text: string): bigint {
 }
 
 /**
- * Runs a write at most once per (caller, operation, key), in one transaction with its record.
+ * Runs a write at most once per (caller, key), in one transaction with its record.
  *
  * - A concurrent duplicate finds the per-key advisory lock taken: 409 IDEMPOTENCY_IN_PROGRESS.
  * - A retry of the identical request (same operation, input and If-Match) replays the stored
  *   status, body and headers, before any precondition is evaluated.
- * - The same key with a different request: 409 IDEMPOTENCY_KEY_REUSED.
+ * - The same key with a different request, another operation included: 409 IDEMPOTENCY_KEY_REUSED.
  * - A failed write rolls back with its record, so a retry runs again.
+ * - `withoutCredential`: an operation whose answer carries a credential (the ordering session's cart
+ *   token) names how to remove it. Anonymous callers are known only by their address, which every
+ *   client behind one NAT shares, so for them the credential is never stored and a replay answers
+ *   without it (the client that lost the first answer starts a new session). Callers known by a
+ *   credential of their own get the whole answer replayed.
  */
 export async function runIdempotent<T>(
   ctx: RequestContext,
-  request: { operation: string; input: unknown },
+  request: { operation: string; input: unknown; withoutCredential?: (body: T) => T },
   execute: (tx: Tx) => Promise<Outcome<T>>,
 ): Promise<T> {
   const key = requireIdempotencyKey(ctx);
@@ -82,19 +87,16 @@ export async function runIdempotent<T>(
   const result = await database.db.transaction(async (tx) => {
     const [lock] = await queryRows<{ locked: boolean }>(
       tx,
-      sql`select pg_try_advisory_xact_lock(${advisoryLockId(`${scope}|${request.operation}|${key}`)}) as locked`,
+      sql`select pg_try_advisory_xact_lock(${advisoryLockId(`${scope}|${key}`)}) as locked`,
     );
     if (!lock?.locked) {
       throw new AppError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry shortly", {
         headers: { "Retry-After": "1" },
       });
     }
-    const [existing] = await tx
-      .select()
-      .from(idempotencyRecords)
-      .where(and(eq(idempotencyRecords.scope, scope), eq(idempotencyRecords.operation, request.operation), eq(idempotencyRecords.key, key)));
     const current = now();
-    if (existing && existing.expiresAt > current) {
+    const existing = await liveRecord(tx, scope, key, current);
+    if (existing) {
       if (existing.requestFingerprint !== requestFingerprint) {
         throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request");
       }
@@ -107,10 +109,11 @@ export async function runIdempotent<T>(
     const outcome = await execute(tx);
     const status = outcome.status ?? 200;
     const headers = outcome.headers ?? {};
+    const stored = request.withoutCredential && isAnonymousScope(scope) ? request.withoutCredential(outcome.body) : outcome.body;
     const record = {
       requestFingerprint,
       statusCode: status,
-      responseSealed: seal(sealKey(env.secret), JSON.stringify(outcome.body)),
+      responseSealed: seal(sealKey(env.secret), JSON.stringify(stored)),
       responseHeaders: headers,
       createdAt: current,
       expiresAt: new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000),
@@ -126,6 +129,21 @@ export async function runIdempotent<T>(
   Object.assign(ctx.response.headers, result.headers);
   return result.body;
 }
+
+const isAnonymousScope = (scope: string) => scope.startsWith("ip:");
+
+/** The caller's unexpired record of this key, whatever operation it was used for. */
+async function liveRecord(db: Executor, scope: string, key: string, now: Date): Promise<IdempotencyRecord | undefined> {
+  const [record] = await db
+    .select()
+    .from(idempotencyRecords)
+    .where(and(eq(idempotencyRecords.scope, scope), eq(idempotencyRecords.key, key), gt(idempotencyRecords.expiresAt, now)))
+    .orderBy(desc(idempotencyRecords.expiresAt))
+    .limit(1);
+  return record;
+}
+
+type IdempotencyRecord = typeof idempotencyRecords.$inferSelect;
 
 function requestFingerprintOf(ctx: RequestContext, request: { operation: string; input: unknown }): string {
   return createHash("sha256")
@@ -143,11 +161,8 @@ export async function replayStoredOutcome<T>(ctx: RequestContext, request: { ope
   const key = requireIdempotencyKey(ctx);
   const scope = await callerScope(ctx);
   const { database, env, now } = ctx.deps;
-  const [existing] = await database.db
-    .select()
-    .from(idempotencyRecords)
-    .where(and(eq(idempotencyRecords.scope, scope), eq(idempotencyRecords.operation, request.operation), eq(idempotencyRecords.key, key)));
-  if (!existing || existing.expiresAt <= now()) return undefined;
+  const existing = await liveRecord(database.db, scope, key, now());
+  if (!existing) return undefined;
   if (existing.requestFingerprint !== requestFingerprintOf(ctx, request)) {
     throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request");
   }

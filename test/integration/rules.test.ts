@@ -106,7 +106,13 @@ describe.each(writes)("write: $name", (route) => {
     expect(first.status, first.text).toBeLessThan(300);
     const retry = await send(app, route, cart, headers);
     expect(retry.status).toBe(first.status);
-    expect(retry.text).toBe(first.text);
+    if (route.kind === "anonymousWrite" && first.text.includes('"cartAccessToken"')) {
+      // An anonymous caller is known only by its address: the replay carries everything but the credential (test/integration/idempotency-scope.test.ts).
+      const { cartAccessToken: _token, ...rest } = JSON.parse(first.text) as Record<string, unknown>;
+      expect(JSON.parse(retry.text)).toEqual(rest);
+    } else {
+      expect(retry.text).toBe(first.text);
+    }
     expect(retry.headers.get("etag")).toBe(first.headers.get("etag"));
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
     if (route.kind === "cartMutation") {

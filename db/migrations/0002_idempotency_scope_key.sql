@@ -1,0 +1,1 @@
+CREATE INDEX "idempotency_scope_key_idx" ON "idempotency_records" USING btree ("scope","key");
