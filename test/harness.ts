@@ -1,3 +1,4 @@
+import { createDevOutboxHandler } from "../server/http/dev-outbox";
 import { GET as openApiDocumentRoute } from "../app/api/v1/storefront/openapi.json/route";
 import { randomBytes } from "node:crypto";
 import postgres from "postgres";
@@ -195,12 +196,14 @@ function inProcessTransport(deps: AppDeps): Transport {
   const rpc = createRpcHandler(getDeps);
   const webhook = createStripeWebhookHandler(getDeps);
   const jobs = createJobsHandler(getDeps);
+  const outbox = createDevOutboxHandler(getDeps);
   return {
     fetch: (request) => {
       const { pathname } = new URL(request.url);
       if (pathname.startsWith("/api/trpc/")) return rpc(request);
       if (pathname === "/api/webhooks/stripe") return webhook(request);
       if (pathname.startsWith("/api/jobs/")) return jobs(request, decodeURIComponent(pathname.slice("/api/jobs/".length)));
+      if (pathname === "/api/dev/outbox") return outbox(request);
       // The document's own route file: a static segment that takes precedence over the REST catch-all.
       if (pathname === `${REST_PREFIX}/openapi.json`) return Promise.resolve(openApiDocumentRoute(request));
       return rest(request);

@@ -2,7 +2,9 @@ import type { AppDeps } from "../app/deps";
 import { AppError } from "../errors";
 import { toAppError } from "../errors-map";
 import { listOutboxMessages } from "../integrations/otp-delivery/outbox";
+import { clientIp } from "./client-ip";
 import { depsOrErrorResponse, errorResponse } from "./error-response";
+import { applyRateLimit } from "./rate-limit";
 import { newRequestId } from "./request-id";
 
 /**
@@ -17,12 +19,14 @@ export function createDevOutboxHandler(getDeps: () => Promise<AppDeps>) {
     const deps = await depsOrErrorResponse(getDeps, requestId);
     if (deps instanceof Response) return deps;
     if (deps.otpDelivery.name !== "outbox") return errorResponse(new AppError("NOT_FOUND", "No operation exists at this path and method"), requestId, {});
+    const limited = await applyRateLimit(deps, clientIp(request.headers, deps.env));
+    if (limited.error) return errorResponse(limited.error, requestId, limited.headers);
     try {
       const to = new URL(request.url).searchParams.get("to") ?? undefined;
       const messages = await listOutboxMessages(deps.database.db, { to });
-      return Response.json({ messages }, { headers: { "Cache-Control": "no-store", "X-Request-Id": requestId, "X-Robots-Tag": "noindex" } });
+      return Response.json({ messages }, { headers: { ...limited.headers, "Cache-Control": "no-store", "X-Request-Id": requestId, "X-Robots-Tag": "noindex" } });
     } catch (error) {
-      return errorResponse(toAppError(error), requestId, {});
+      return errorResponse(toAppError(error), requestId, limited.headers);
     }
   };
 }

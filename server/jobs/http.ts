@@ -37,7 +37,7 @@ export function createJobsHandler(getDeps: () => Promise<AppDeps>) {
       const limited = await applyRateLimit(deps, clientIp(request.headers, deps.env));
       if (limited.error) return errorResponse(limited.error, requestId, { ...headers, ...limited.headers });
       logger.warn({ requestId, job: isJobName(name) || name === "all" ? name : "(unknown)" }, "job route: wrong or missing credentials");
-      return errorResponse(new AppError("UNAUTHORIZED", "Send Authorization: Bearer <CRON_SECRET>"), requestId, { ...headers, "WWW-Authenticate": "Bearer" });
+      return errorResponse(new AppError("UNAUTHORIZED", "Send Authorization: Bearer <CRON_SECRET>"), requestId, { ...headers, ...limited.headers, "WWW-Authenticate": "Bearer" });
     }
     if (name !== "all" && !isJobName(name)) return errorResponse(notFound("Job"), requestId, headers);
     try {

@@ -2,6 +2,8 @@ import type { AppDeps } from "../app/deps";
 import { validationError } from "../errors";
 import { toAppError } from "../errors-map";
 import { depsOrErrorResponse, errorResponse, logUnexpected } from "../http/error-response";
+import { clientIp } from "../http/client-ip";
+import { applyRateLimit } from "../http/rate-limit";
 import { newRequestId } from "../http/request-id";
 import { isWebhookSignatureError } from "../integrations/payments/types";
 import { logger } from "../log";
@@ -17,8 +19,9 @@ const MAX_WEBHOOK_BYTES = 512 * 1024;
  * The event only says which intent to look at: the intent is re-read from the processor and handed
  * to the finalizer, the same one the client's report and order-result polling use. Duplicates find
  * nothing left to do; an event arriving late or out of order cannot move anything backwards,
- * because nothing is decided from its payload. A bad signature is 400 and changes nothing; a
- * failure on our side is 5xx, so Stripe delivers the event again.
+ * because nothing is decided from its payload. A bad signature is 400 and changes nothing, and counts
+ * against the sender's address (429 with the rate-limit headers once past it); a failure on our side
+ * is 5xx, so Stripe delivers the event again.
  */
 export async function handleStripeWebhook(deps: AppDeps, request: Request, requestId: string = newRequestId()): Promise<Response> {
   const headers = { "X-Request-Id": requestId };
@@ -30,8 +33,11 @@ export async function handleStripeWebhook(deps: AppDeps, request: Request, reque
     try {
       event = deps.payments.parseWebhookEvent(rawBody, request.headers.get("stripe-signature"), deps.now());
     } catch (error) {
-      if (isWebhookSignatureError(error)) throw validationError("The webhook signature is not valid");
-      throw error;
+      if (!isWebhookSignatureError(error)) throw error;
+      // Forged or unsigned deliveries count against the sender's address (429 past the limit); the
+      // processor's signed deliveries never do, so a busy shop's webhooks cannot be throttled.
+      const limited = await applyRateLimit(deps, clientIp(request.headers, deps.env));
+      return errorResponse(limited.error ?? validationError("The webhook signature is not valid"), requestId, { ...headers, ...limited.headers });
     }
     if (!event.type.startsWith("payment_intent.") || !event.intentId) return received(headers, false);
 

@@ -8,14 +8,14 @@ export type ScriptRunner = {
 };
 
 /**
- * @upstash/ratelimit's fixed window over any script runner: the Upstash REST client, or plain Redis
+ * @upstash/ratelimit's sliding window over any script runner: the Upstash REST client, or plain Redis
  * through ./redis-script-runner. Built once per process so its in-memory block cache is shared.
  */
 export function createRedisRateLimiter(name: string, redis: ScriptRunner, policy: RateLimitPolicy): RateLimiter {
   const ratelimit = new Ratelimit({
     // Ratelimit types its client as @upstash/redis, but only ever calls evalsha/eval on it.
     redis: redis as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"],
-    limiter: Ratelimit.fixedWindow(policy.max, `${policy.windowSeconds} s`),
+    limiter: Ratelimit.slidingWindow(policy.max, `${policy.windowSeconds} s`),
     prefix: policy.prefix ?? "storefront:ratelimit",
     analytics: false,
     timeout: policy.timeoutMs,
