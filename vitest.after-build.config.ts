@@ -33,6 +33,8 @@ export const productionBuildFiles = [
   "test/integration/prefix-edges.test.ts",
   "test/integration/generated-client.test.ts",
   "test/integration/prefix-fuzz.test.ts",
+  "test/integration/closed-location.test.ts",
+  "test/integration/idempotency-scope.test.ts",
   "test/integration/fuzz.test.ts",
 ];
 

@@ -2,6 +2,7 @@ import { AppError } from "../errors";
 import type { CartLine } from "./cart-types";
 import { changeKind, type CatalogRevalidation } from "./revalidation";
 import { deliveryQuoteState, type DeliveryCartFacts } from "./delivery";
+import { orderTimeServable, type LocationSchedule } from "./schedule";
 
 /**
  * Whether a cart may be paid for right now, as far as its quote goes. Checkout calls this before
@@ -18,7 +19,8 @@ export type CheckoutBlockerCode =
   | "DELIVERY_QUOTE_STALE"
   | "DELIVERY_QUOTE_EXPIRED"
   | "BLOCKING_CHANGES"
-  | "CHANGES_NOT_ACKNOWLEDGED";
+  | "CHANGES_NOT_ACKNOWLEDGED"
+  | "SCHEDULE_CLOSED";
 
 export type CheckoutBlocker = { code: CheckoutBlockerCode; message: string; paths?: string[] };
 
@@ -66,6 +68,22 @@ export function checkoutBlockers(cart: CheckoutCart, location: CheckoutLocation,
     }
   }
   return blockers;
+}
+
+/**
+ * Whether the order can be served when the customer pays: an ASAP order needs the location open
+ * now, a LATER one a time that is still bookable. Checked before money moves (payment session and
+ * payment report), not when an authorised payment is settled, so that a payment made a second before
+ * closing is not stranded. The way out is PUT .../update-order-time with a time from /time-intervals.
+ */
+export function orderTimeBlocker(cart: DeliveryCartFacts, location: LocationSchedule & { displayName: string }, now: Date): CheckoutBlocker | undefined {
+  const { servable, label } = orderTimeServable(cart, location, now);
+  if (servable) return undefined;
+  const message =
+    cart.pickupType === "ASAP"
+      ? `${location.displayName} is closed now: choose a later time (PUT .../update-order-time with pickupType LATER and a time from /time-intervals)`
+      : `The chosen time (${label}) can no longer be booked: choose another from /time-intervals (PUT .../update-order-time)`;
+  return { code: "SCHEDULE_CLOSED", message, paths: ["orderTime"] };
 }
 
 /** Throws 409 REQUOTE_REQUIRED, listing the blockers, unless the cart may be paid for now. */

@@ -1,10 +1,10 @@
 import Big from "big.js";
-import { DateTime } from "luxon";
+import { type DateTime } from "luxon";
 import type { CartLine, FulfilmentMethod, PickupType, PricedCart } from "./cart-types";
 import type { FeePolicy, FulfilmentPolicy, MenuAvailability, ModifierGroup, WeeklyHours } from "./catalog-types";
 import type { DeliveryQuote } from "./delivery";
 import { toDecimalString, type Currency, type Minor } from "./money";
-import { bookableTimes, isMenuAvailableAt, isOpenAt, localDateTime } from "./schedule";
+import { isMenuAvailableAt, orderTimeServable } from "./schedule";
 
 /**
  * The revalidation diff: an old priced cart plus the current catalog, policy, schedule and quote
@@ -252,13 +252,8 @@ type Schedule = { open: boolean; moment: DateTime | null; label: string };
 
 /** Whether the cart's order time (now for ASAP) can still be served with its fulfilment method. */
 function scheduleAt(cart: RevalidationCart, catalog: CatalogFacts, now: Date): Schedule {
-  const nowLocal = DateTime.fromJSDate(now, { zone: catalog.timeZone });
-  if (cart.pickupType === "ASAP") return { open: isOpenAt(catalog.openingHours, nowLocal), moment: nowLocal, label: "ASAP" };
-  const label = `${cart.orderDate} ${cart.orderTime}`;
-  const moment = localDateTime(catalog.timeZone, cart.orderDate, cart.orderTime) ?? null;
-  const option = catalog.fulfilment[cart.fulfilmentMethod];
-  if (!moment || !option) return { open: false, moment, label };
-  return { open: bookableTimes(catalog.openingHours, catalog.timeZone, cart.orderDate, nowLocal, option).includes(cart.orderTime), moment, label };
+  const { servable, moment, label } = orderTimeServable(cart, catalog, now);
+  return { open: servable, moment, label };
 }
 
 function fulfilmentChanges(cart: RevalidationCart, catalog: CatalogFacts, schedule: Schedule): Change[] {

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
-import type { FulfilmentOption, MenuAvailability, OpeningWindow, WeeklyHours } from "./catalog-types";
+import type { PickupType } from "./cart-types";
+import type { FulfilmentMethod, FulfilmentOption, FulfilmentPolicy, MenuAvailability, OpeningWindow, WeeklyHours } from "./catalog-types";
 
 /**
  * Opening hours, bookable order times and menu availability, all in the location's own time zone.
@@ -70,4 +71,22 @@ export function bookableTimes(hours: WeeklyHours, zone: string, date: string, no
 export function localToday(zone: string, now: DateTime): { date: string; time: string } {
   const local = now.setZone(zone);
   return { date: local.toFormat("yyyy-MM-dd"), time: local.toFormat("HH:mm") };
+}
+
+export type OrderTimeChoice = { fulfilmentMethod: FulfilmentMethod; pickupType: PickupType; orderDate: string; orderTime: string };
+export type LocationSchedule = { timeZone: string; openingHours: WeeklyHours; fulfilment: FulfilmentPolicy };
+
+/**
+ * Whether the cart's order time can be served at `now`: ASAP needs the location open now; LATER needs
+ * its date and time still to be one of the bookable times (in the future by the lead time, inside the
+ * hours as they are now). `moment` is the local time the order is for; `label` names it for messages.
+ */
+export function orderTimeServable(cart: OrderTimeChoice, location: LocationSchedule, now: Date): { servable: boolean; moment: DateTime | null; label: string } {
+  const nowLocal = DateTime.fromJSDate(now, { zone: location.timeZone });
+  if (cart.pickupType === "ASAP") return { servable: isOpenAt(location.openingHours, nowLocal), moment: nowLocal, label: "ASAP" };
+  const label = `${cart.orderDate} ${cart.orderTime}`;
+  const moment = localDateTime(location.timeZone, cart.orderDate, cart.orderTime) ?? null;
+  const option = location.fulfilment[cart.fulfilmentMethod];
+  if (!moment || !option) return { servable: false, moment, label };
+  return { servable: bookableTimes(location.openingHours, location.timeZone, cart.orderDate, nowLocal, option).includes(cart.orderTime), moment, label };
 }

@@ -1,6 +1,7 @@
-import { checkoutBlockers, type CheckoutBlocker, type CheckoutLocation } from "../../domain/checkout-readiness";
+import { checkoutBlockers, orderTimeBlocker, type CheckoutBlocker, type CheckoutLocation } from "../../domain/checkout-readiness";
 import { AppError } from "../../errors";
 import type { CartRow } from "../cart-access";
+import type { LocationRow } from "../locations";
 
 export type QuoteProblem = CheckoutBlocker["code"] | "QUOTE_MISMATCH";
 
@@ -16,12 +17,17 @@ export function quoteProblems(cart: CartRow, now: Date, context: { location: Che
   return problems;
 }
 
-/** The one check before money may move for a quote: 409 REQUOTE_REQUIRED, listing why, unless payable. */
-export function assertQuotePayable(cart: CartRow, now: Date, context: { location: CheckoutLocation; clientFingerprint?: string | undefined }): void {
-  const blockers = checkoutBlockers(cart, context.location, now);
+/**
+ * The one check before money may move for a quote: 409 REQUOTE_REQUIRED, listing why, unless payable.
+ * On top of the quote's own readiness, the order time must be servable now (orderTimeBlocker).
+ */
+export function assertQuotePayable(cart: CartRow, now: Date, context: { location: LocationRow; clientFingerprint?: string | undefined }): void {
+  const closed = orderTimeBlocker(cart, context.location, now);
+  const blockers = [...checkoutBlockers(cart, context.location, now), ...(closed ? [closed] : [])];
   const mismatch = context.clientFingerprint !== undefined && context.clientFingerprint !== cart.quoteFingerprint;
   if (blockers.length === 0 && !mismatch) return;
-  throw new AppError("REQUOTE_REQUIRED", "The cart's quote can no longer be paid: re-read the cart, call PUT .../validate-and-update, then start the payment again", {
+  const message = closed && blockers.length === 1 && !mismatch ? closed.message : "The cart's quote can no longer be paid: re-read the cart, call PUT .../validate-and-update, then start the payment again";
+  throw new AppError("REQUOTE_REQUIRED", message, {
     details: {
       reasons: [...(mismatch ? ["QUOTE_MISMATCH"] : []), ...blockers.map((blocker) => blocker.code)],
       blockers,
