@@ -38,6 +38,8 @@ export const productionBuildFiles = [
   "test/integration/fuzz.test.ts",
 ];
 
+export const nextMountFiles = ["test/integration/rules.test.ts", "test/integration/prefix-edges.test.ts", "test/integration/checkout.test.ts", "test/integration/smoke.test.ts"];
+
 const alias = { "@": new URL(".", import.meta.url).pathname };
 
 export default defineConfig({
@@ -68,6 +70,20 @@ export default defineConfig({
           globalSetup: ["test/after-build/global-setup.ts"],
           setupFiles: ["test/log-capture.ts"],
           env: { TEST_DATABASE: "postgres", TEST_TARGET: "production" },
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+      {
+        // The same handler through Next's route (what Vercel runs), for a share chosen by kind:
+        // every rule of every route kind, the prefix's edges, and a checkout end to end.
+        resolve: { alias },
+        test: {
+          name: "production-build-next-mount",
+          include: nextMountFiles,
+          globalSetup: ["test/after-build/global-setup.ts"],
+          setupFiles: ["test/log-capture.ts"],
+          env: { TEST_DATABASE: "postgres", TEST_TARGET: "production", TEST_REST_MOUNT: "next" },
           testTimeout: 60_000,
           hookTimeout: 120_000,
         },

@@ -1,0 +1,92 @@
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ADMIN_URL, databaseUrl } from "../postgres-template";
+import { startServer, waitUntilReady, type Server } from "./servers";
+
+/**
+ * One REST handler, two mounts: `npm start` serves the API from its own node:http server (direct,
+ * the default) or through Next's route (REST_MOUNT=next, what Vercel runs). Over one database, the
+ * same requests get the same status, headers and body from both, but for the request id (and the
+ * Date and connection headers the servers write themselves).
+ */
+let direct: Server;
+let viaNext: Server;
+let database: string;
+
+beforeAll(async () => {
+  const run = inject("postgresRun");
+  database = `${run.prefix}_mounts_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`create database ${database} template ${run.template}`);
+  await admin.end();
+  const env = { DATABASE_URL: databaseUrl(database), AUTH_SECRET: randomBytes(32).toString("hex"), RATE_LIMIT_MAX: "1000000", RESPONSE_CACHE_TTL_MS: "0" };
+  [direct, viaNext] = await Promise.all([startServer("mount-direct", env), startServer("mount-next", { ...env, REST_MOUNT: "next" })]);
+  await Promise.all([waitUntilReady(direct), waitUntilReady(viaNext)]);
+});
+
+afterAll(async () => {
+  await Promise.all([direct?.stop(), viaNext?.stop()]);
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`drop database if exists ${database} with (force)`);
+  await admin.end();
+});
+
+const PREFIX = "/api/v1/storefront";
+const LOCATION = "loc_harbor_kitchen_downtown";
+/**
+ * Headers each server writes for itself (the id, the clock, the connection, each server's own
+ * rate-limit count) and the framing of the same bytes (a length or chunks); everything else must be
+ * identical, but for the tokens Next adds to Vary on every App Router answer (they only narrow caching).
+ */
+const OWN_HEADERS = new Set(["x-request-id", "date", "connection", "keep-alive", "x-ratelimit-remaining", "x-ratelimit-reset", "content-length", "transfer-encoding"]);
+const NEXT_VARY = new Set(["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch"]);
+const ownVary = (value: string | undefined) => value?.split(",").map((token) => token.trim()).filter((token) => !NEXT_VARY.has(token.toLowerCase())).join(", ");
+
+type Answer = { status: number; headers: Record<string, string>; body: string };
+
+async function answer(server: Server, path: string, init: RequestInit = {}): Promise<Answer> {
+  const response = await fetch(`${server.url}${PREFIX}${path}`, { ...init, headers: { "accept-encoding": "gzip, br", ...(init.headers as Record<string, string>) } });
+  const text = await response.text();
+  const requestId = response.headers.get("x-request-id") ?? "(none)";
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => !OWN_HEADERS.has(name)).map(([name, value]) => [name, name === "vary" ? (ownVary(value) ?? "") : value]));
+  return { status: response.status, headers, body: text.replaceAll(requestId, "<request id>") };
+}
+
+async function same(path: string, init?: () => RequestInit): Promise<Answer> {
+  const [first, second] = [await answer(direct, path, init?.()), await answer(viaNext, path, init?.())];
+  expect(second, path).toEqual(first);
+  expect(first.headers["x-request-id"]).toBeUndefined();
+  return first;
+}
+
+describe("the direct and the Next mount of the REST API", () => {
+  it("answer anonymous reads, conditional reads and HEAD byte for byte alike", async () => {
+    const menu = await same(`/locations/${LOCATION}/menus`);
+    expect(menu.status).toBe(200);
+    await same(`/locations/${LOCATION}/products?limit=3`);
+    await same(`/locations/${LOCATION}/menus`, () => ({ headers: { "if-none-match": menu.headers.etag ?? "" } }));
+    await same(`/locations/${LOCATION}/menus`, () => ({ method: "HEAD" }));
+  });
+
+  it("answer errors alike: unknown path, wrong method, invalid parameter, missing credential, malformed body", async () => {
+    expect((await same("/no/such/path")).status).toBe(404);
+    expect((await same(`/locations/${LOCATION}/menus`, () => ({ method: "PUT" }))).status).toBe(405);
+    expect((await same("/locations/a%20b/menus")).status).toBe(400);
+    expect((await same(`/locations/${LOCATION}/carts/cart_missing`)).status).toBe(401);
+    const malformed = () => ({ method: "POST", headers: { "content-type": "application/json", "Idempotency-Key": "mounts-malformed-0001" }, body: "{" });
+    expect((await same(`/locations/${LOCATION}/ordering-sessions`, malformed)).status).toBe(400);
+  });
+
+  it("read the same cart alike, whichever mount created it", async () => {
+    const created = await fetch(`${direct.url}${PREFIX}/locations/${LOCATION}/ordering-sessions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "Idempotency-Key": `mounts-${randomBytes(8).toString("hex")}` },
+      body: JSON.stringify({ fulfillmentMethod: "takeout" }),
+    });
+    const { cart, cartAccessToken } = (await created.json()) as { cart: { id: string }; cartAccessToken: string };
+    const read = await same(`/locations/${LOCATION}/carts/${cart.id}`, () => ({ headers: { "X-Cart-Token": cartAccessToken } }));
+    expect(read.status).toBe(200);
+    expect(read.headers["cache-control"]).toBe("private, no-store");
+  });
+});
