@@ -28,16 +28,20 @@ export function deriveKey(secret: string, purpose: string): Buffer {
 }
 
 /** AES-256-GCM: `base64url(iv | tag | ciphertext)`. */
-export function seal(key: Buffer, plaintext: string): string {
+export function seal(key: Buffer, plaintext: string | Buffer): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key, iv);
-  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
+  const body = Buffer.concat([typeof plaintext === "string" ? cipher.update(plaintext, "utf8") : cipher.update(plaintext), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
 }
 
-export function unseal(key: Buffer, sealed: string): string {
+export function unsealBytes(key: Buffer, sealed: string): Buffer {
   const bytes = Buffer.from(sealed, "base64url");
   const decipher = createDecipheriv("aes-256-gcm", key, bytes.subarray(0, 12));
   decipher.setAuthTag(bytes.subarray(12, 28));
-  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString("utf8");
+  return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]);
+}
+
+export function unseal(key: Buffer, sealed: string): string {
+  return unsealBytes(key, sealed).toString("utf8");
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { and, desc, eq, gt } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import type { Executor, Tx } from "../../db/client";
@@ -6,7 +7,7 @@ import { queryRows } from "../../db/rows";
 import { idempotencyRecords } from "../../db/schema";
 import { canonicalJson } from "../domain/fingerprint";
 import { AppError, validationError } from "../errors";
-import { deriveKey, hashToken, seal, unseal } from "../security/tokens";
+import { deriveKey, hashToken, seal, unseal, unsealBytes } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
 import { bearerClaims } from "./customers/principal";
 
@@ -101,7 +102,7 @@ export async function runIdempotent<T>(
         throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request");
       }
       return {
-        body: JSON.parse(unseal(sealKey(env.secret), existing.responseSealed)) as T,
+        body: unpackAnswer(sealKey(env.secret), existing.responseSealed) as T,
         status: existing.statusCode,
         headers: { ...existing.responseHeaders, "Idempotent-Replayed": "true" },
       };
@@ -113,7 +114,7 @@ export async function runIdempotent<T>(
     const record = {
       requestFingerprint,
       statusCode: status,
-      responseSealed: seal(sealKey(env.secret), JSON.stringify(stored)),
+      responseSealed: packAnswer(sealKey(env.secret), stored),
       responseHeaders: headers,
       createdAt: current,
       expiresAt: new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000),
@@ -128,6 +129,23 @@ export async function runIdempotent<T>(
   ctx.response.status = result.status;
   Object.assign(ctx.response.headers, result.headers);
   return result.body;
+}
+
+/**
+ * A stored answer: its JSON compressed (raw deflate), then sealed (AES-256-GCM), as base64url with a
+ * version prefix. Carts are 3-56 KB of repetitive JSON; compressed first, a record takes about a fifth
+ * of the answer instead of 1.4 times it (sealed base64 of the plain JSON, which records written
+ * before this format still hold and still replay).
+ */
+const PACKED = "z1.";
+
+export function packAnswer(key: Buffer, body: unknown): string {
+  return PACKED + seal(key, deflateRawSync(JSON.stringify(body)));
+}
+
+export function unpackAnswer(key: Buffer, stored: string): unknown {
+  const json = stored.startsWith(PACKED) ? inflateRawSync(unsealBytes(key, stored.slice(PACKED.length))).toString("utf8") : unseal(key, stored);
+  return JSON.parse(json) as unknown;
 }
 
 const isAnonymousScope = (scope: string) => scope.startsWith("ip:");
@@ -168,5 +186,5 @@ export async function replayStoredOutcome<T>(ctx: RequestContext, request: { ope
   }
   ctx.response.status = existing.statusCode;
   Object.assign(ctx.response.headers, existing.responseHeaders, { "Idempotent-Replayed": "true" });
-  return { body: JSON.parse(unseal(sealKey(env.secret), existing.responseSealed)) as T };
+  return { body: unpackAnswer(sealKey(env.secret), existing.responseSealed) as T };
 }

@@ -1,6 +1,9 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { idempotencyRecords } from "../../db/schema";
+import { hashToken } from "../../server/security/tokens";
 import { chowderCup } from "../checkout-helpers";
-import { cartCredential, createTestApp, HARBOR, idemKey, startCart, type TestApp } from "../harness";
+import { cartCredential, createTestApp, HARBOR, idemKey, mutate, startCart, type TestApp } from "../harness";
 
 /**
  * An Idempotency-Key is reserved, within its caller's scope, for retries of the one request it was
@@ -56,5 +59,24 @@ describe("replays of an answer that carries a credential", () => {
     expect(replay.text).not.toContain(token ?? "(none)");
     expect(replay.body).not.toHaveProperty("cartAccessToken");
     expect((replay.body as { cart: { id: string } }).cart.id).toBe((first.body as { cart: { id: string } }).cart.id);
+  });
+});
+
+describe("stored answers", () => {
+  it("take at most 0.3 of the answer's bytes (a 20-line cart)", async () => {
+    const cart = await startCart(app);
+    let last = { text: "", key: "" };
+    for (let line = 0; line < 20; line++) {
+      const key = idemKey();
+      const item = { ...chowderCup, specialInstructions: `line ${line}` };
+      const added = await mutate(app, cart, "POST", "/items", item, { "Idempotency-Key": key });
+      expect(added.status, added.text).toBe(200);
+      last = { text: added.text, key };
+    }
+    const records = await app.deps.database.db.select().from(idempotencyRecords).where(eq(idempotencyRecords.scope, `cart:${hashToken(cart.token)}`));
+    const stored = records.find((record) => record.key === last.key);
+    expect(stored).toBeDefined();
+    const ratio = Buffer.byteLength(stored?.responseSealed ?? "") / Buffer.byteLength(last.text);
+    expect(ratio).toBeLessThanOrEqual(0.3);
   });
 });
