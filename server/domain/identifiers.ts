@@ -45,3 +45,6 @@ export function parseSignInIdentifier(input: string, defaultCountry?: CountryCod
   const phone = normalisePhoneNumber(input, defaultCountry);
   return phone ? { channel: "sms", value: phone } : undefined;
 }
+
+/** An Idempotency-Key as the contract defines it: 16-128 of A-Z a-z 0-9 . _ : - (one rule for the document and the service). */
+export const IDEMPOTENCY_KEY_PATTERN = /^[A-Za-z0-9._:-]{16,128}$/;

@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_KEY_PATTERN } from "../domain/identifiers";
 import { z } from "zod";
 
 /**
@@ -24,7 +25,7 @@ export const localTime = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "must be 
 /** Request headers, declared per procedure so the OpenAPI document lists them. */
 export const idempotencyKeyHeader = z
   .string()
-  .regex(/^[A-Za-z0-9._:-]{16,128}$/)
+  .regex(IDEMPOTENCY_KEY_PATTERN)
   .meta({ description: "Unique per logical request (16-128 of A-Z a-z 0-9 . _ : -); reuse it only to retry the identical request." });
 export const ifMatchHeader = z
   .string()

@@ -6,12 +6,12 @@ import type { Executor, Tx } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { idempotencyRecords } from "../../db/schema";
 import { canonicalJson } from "../domain/fingerprint";
+import { IDEMPOTENCY_KEY_PATTERN } from "../domain/identifiers";
 import { AppError, validationError } from "../errors";
 import { deriveKey, hashToken, seal, unseal, unsealBytes } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
 import { bearerClaims } from "./customers/principal";
 
-const KEY_PATTERN = /^[A-Za-z0-9._:-]{16,128}$/;
 
 export type Outcome<T> = { body: T; status?: number; headers?: Record<string, string> };
 
@@ -21,9 +21,9 @@ export function requireIdempotencyKey(ctx: RequestContext): string {
   if (key === undefined || key === "") {
     throw new AppError("IDEMPOTENCY_KEY_REQUIRED", "This operation needs an Idempotency-Key header");
   }
-  if (!KEY_PATTERN.test(key)) {
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
     throw validationError("Idempotency-Key must be 16-128 characters of A-Z a-z 0-9 . _ : -", [
-      { path: "header.Idempotency-Key", message: "does not match ^[A-Za-z0-9._:-]{16,128}$" },
+      { path: "header.Idempotency-Key", message: `does not match ${IDEMPOTENCY_KEY_PATTERN.source}` },
     ]);
   }
   return key;
