@@ -35,10 +35,12 @@ describe("the OpenAPI response validator", () => {
     expect(validator.problems(missing)).toEqual([]);
   });
 
-  it("routes a literal segment before a parameter, case-insensitively, like the REST adapter", () => {
+  it("routes a literal segment before a parameter, exactly and after percent-decoding, like the service (server/http/rest-routes.ts)", () => {
     expect(validator.findOperation("GET", `/locations/${HARBOR.locationId}/products/popular?limit=3`)?.template).toBe("/locations/{locationId}/products/popular");
     expect(validator.findOperation("GET", `/locations/${HARBOR.locationId}/products/prd_hk_smash_burger`)?.template).toBe("/locations/{locationId}/products/{productId}");
-    expect(validator.findOperation("get", `/LOCATIONS/${HARBOR.locationId}/Menus/`)?.template).toBe("/locations/{locationId}/menus");
+    expect(validator.findOperation("get", `/locations/${HARBOR.locationId}/%6Denus`)?.template).toBe("/locations/{locationId}/menus");
+    expect(validator.findOperation("get", `/LOCATIONS/${HARBOR.locationId}/Menus`)).toBeUndefined();
+    expect(validator.findOperation("get", `/locations/${HARBOR.locationId}/menus/`)).toBeUndefined();
     expect(validator.findOperation("PUT", `/locations/${HARBOR.locationId}/menus`)).toBeUndefined();
     expect(validator.findOperation("GET", "/locations//menus")).toBeUndefined();
   });
