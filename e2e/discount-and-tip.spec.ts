@@ -38,11 +38,15 @@ test.describe("discount and tip on a phone", () => {
 
     // Tip presets come from the gratuity procedure.
     const tips = drawer.getByRole("group", { name: "Tip for the team" });
-    await expect(tips.getByRole("button")).toHaveText(["No tip", "15%", "18%", "20%", "Custom"]);
-    await tips.getByRole("button", { name: "18%" }).click();
-    await expect(tips.getByRole("button", { name: "18%" })).toHaveAttribute("aria-pressed", "true");
+    // Each preset shows what it comes to, not only its percentage.
+    await expect(tips.getByRole("button")).toHaveText(["No tip", /^15% · \$\d+\.\d{2}$/, /^18% · \$\d+\.\d{2}$/, /^20% · \$\d+\.\d{2}$/, "Custom"]);
+    const eighteen = tips.getByRole("button", { name: /^18%/ });
+    const shown = (await eighteen.textContent())?.split(" · ")[1];
+    await eighteen.click();
+    await expect(eighteen).toHaveAttribute("aria-pressed", "true");
     cart = await serverCart(page, request);
     expect((cart.fees as { tipRate: string }).tipRate).toBe("0.18");
+    expect(shown).toBe(String(cart.waiterTipTotalFormatted));
     await expect(drawer.getByTestId("total-tip")).toHaveText(String(cart.waiterTipTotalFormatted));
     await expect(drawer.getByTestId("total-order")).toHaveText(String(cart.orderTotalWithServiceFeeFormatted));
     await snap(page, testInfo, "08-phone-cart-discount-tip");

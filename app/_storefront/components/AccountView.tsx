@@ -86,7 +86,8 @@ function SignedInAccount(props: { location: Location; session: CustomerSession }
   return (
     <>
       <section aria-labelledby="profile-heading" className={styles.accountSection}>
-        <h2 id="profile-heading">{customerLabel(customer)}</h2>
+        {/* The e-mail is shown once, below: without a name the heading does not repeat it. */}
+        <h2 id="profile-heading">{customerLabel(customer) === customer.customerEmail ? "Profile" : customerLabel(customer)}</h2>
         <p className={styles.muted} data-testid="account-email">
           {customer.customerEmail}
         </p>

@@ -42,7 +42,7 @@ export function CartDrawer(props: {
   const { cart } = cartState;
   return (
     <Modal open={open} onClose={onClose} labelledBy={TITLE_ID} variant="drawer">
-      <header className={styles.drawerHeader}>
+      <div className={styles.drawerHeader}>
         <div>
           <h2 id={TITLE_ID}>Your order</h2>
           <p className={styles.muted}>
@@ -53,7 +53,7 @@ export function CartDrawer(props: {
         <button type="button" className={styles.closeButton} onClick={onClose} aria-label="Close cart">
           ×
         </button>
-      </header>
+      </div>
       <div className={styles.drawerScroll} aria-busy={cartState.busy}>
         <p role="status" className={styles.status}>
           {cartState.busy ? "Updating your cart…" : ""}

@@ -2,7 +2,7 @@
 
 import { useState, type FormEvent } from "react";
 import type { StorefrontError } from "../lib/errors";
-import { isZeroDecimal } from "../lib/format";
+import { decimalToMinor, formatMoney, isZeroDecimal, minorToDecimal, rateOfMinor } from "../lib/format";
 import type { Cart, GratuityChoice, GratuityPolicy } from "../lib/types";
 import type { ActionResult } from "../lib/use-cart";
 import type { Query } from "../lib/use-query";
@@ -62,7 +62,7 @@ export function GratuitySection(props: { cart: Cart; policy: Query<GratuityPolic
             </button>
             {presets.map((preset) => (
               <button key={preset.rate} type="button" aria-pressed={activePreset?.rate === preset.rate} disabled={working !== null} onClick={() => void set(preset.rate, { rate: preset.rate })}>
-                {preset.label}
+                {preset.label} · {formatMoney(minorToDecimal(rateOfMinor(decimalToMinor(cart.subTotalWithoutDiscount), preset.rate)), cart.currency)}
               </button>
             ))}
             {policy.data.allowCustomAmount ? (

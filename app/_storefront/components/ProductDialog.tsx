@@ -3,8 +3,8 @@
 import { useRef, useState, type FormEvent } from "react";
 import type { NewItem } from "../lib/api";
 import type { StorefrontError } from "../lib/errors";
-import { isZeroDecimal } from "../lib/format";
-import { canAdd, choose, describeRule, groupOfServerIssue, isSingleChoice, problems, quantityOf, toSelections, type Choices } from "../lib/modifier-selection";
+import { formatMoney, isZeroDecimal, minorToDecimal } from "../lib/format";
+import { canAdd, choose, describeRule, groupOfServerIssue, isSingleChoice, linePriceMinor, problems, quantityOf, toSelections, type Choices } from "../lib/modifier-selection";
 import type { ModifierGroup, ModifierOption, Product } from "../lib/types";
 import type { ActionResult } from "../lib/use-cart";
 import styles from "../storefront.module.css";
@@ -16,11 +16,11 @@ import { Stepper } from "./Stepper";
 const MAX_QUANTITY = 99;
 const TITLE_ID = "product-dialog-title";
 
-export function ProductDialog(props: { product: Product | null; onClose: () => void; onAdd: (item: NewItem) => Promise<ActionResult>; onAdded: (product: Product, quantity: number) => void }) {
-  const { product, onClose, onAdd, onAdded } = props;
+export function ProductDialog(props: { product: Product | null; currency: string; onClose: () => void; onAdd: (item: NewItem) => Promise<ActionResult>; onAdded: (product: Product, quantity: number) => void }) {
+  const { product, currency, onClose, onAdd, onAdded } = props;
   return (
     <Modal open={product !== null} onClose={onClose} labelledBy={TITLE_ID}>
-      {product ? <ProductForm key={product.id} product={product} onClose={onClose} onAdd={onAdd} onAdded={onAdded} /> : null}
+      {product ? <ProductForm key={product.id} product={product} currency={currency} onClose={onClose} onAdd={onAdd} onAdded={onAdded} /> : null}
     </Modal>
   );
 }
@@ -30,8 +30,8 @@ function optionPrice(option: ModifierOption): string {
   return isZeroDecimal(option.price) ? "" : `+${option.priceFormatted}`;
 }
 
-function ProductForm(props: { product: Product; onClose: () => void; onAdd: (item: NewItem) => Promise<ActionResult>; onAdded: (product: Product, quantity: number) => void }) {
-  const { product, onClose, onAdd, onAdded } = props;
+function ProductForm(props: { product: Product; currency: string; onClose: () => void; onAdd: (item: NewItem) => Promise<ActionResult>; onAdded: (product: Product, quantity: number) => void }) {
+  const { product, currency, onClose, onAdd, onAdded } = props;
   const [choices, setChoices] = useState<Choices>({});
   const [quantity, setQuantity] = useState(1);
   const [instructions, setInstructions] = useState("");
@@ -85,7 +85,7 @@ function ProductForm(props: { product: Product; onClose: () => void; onAdd: (ite
 
   return (
     <form onSubmit={(event) => void submit(event)} noValidate className={styles.productForm}>
-      <header className={styles.dialogHeader}>
+      <div className={styles.dialogHeader}>
         <ImageTile id={product.id} name={product.name} imageUrl={product.imageUrl} size="large" />
         <div>
           <h2 id={TITLE_ID}>{product.name}</h2>
@@ -95,7 +95,7 @@ function ProductForm(props: { product: Product; onClose: () => void; onAdd: (ite
         <button type="button" className={styles.closeButton} onClick={onClose} aria-label="Close">
           ×
         </button>
-      </header>
+      </div>
 
       <div className={styles.dialogScroll}>
         {product.modifierGroups.map((group) => (
@@ -127,7 +127,7 @@ function ProductForm(props: { product: Product; onClose: () => void; onAdd: (ite
       <footer className={styles.dialogFooter}>
         <Stepper label="Quantity" value={quantity} min={1} max={MAX_QUANTITY} onChange={setQuantity} itemName="quantity" />
         <button type="submit" className={styles.primaryButton} disabled={submitting} aria-describedby={checked && Object.keys(clientProblems).length > 0 ? "product-dialog-problems" : undefined}>
-          {submitting ? "Adding…" : "Add to cart"}
+          {submitting ? "Adding…" : `Add to cart · ${formatMoney(minorToDecimal(linePriceMinor(product, choices, quantity)), currency)}`}
         </button>
         {checked && Object.keys(clientProblems).length > 0 ? (
           <p id="product-dialog-problems" className={styles.fieldError}>

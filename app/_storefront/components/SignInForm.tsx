@@ -108,7 +108,7 @@ export function SignInForm(props: { merchantSlug: string; onDone: () => void; on
   };
 
   const header = (
-    <header className={styles.dialogHeader}>
+    <div className={styles.dialogHeader}>
       <div>
         <h2 id={SIGN_IN_TITLE_ID}>Sign in</h2>
         <p className={styles.muted}>Your orders and loyalty points follow you. No password: we send you a one-time code.</p>
@@ -116,7 +116,7 @@ export function SignInForm(props: { merchantSlug: string; onDone: () => void; on
       <button type="button" className={styles.closeButton} onClick={onCancel} aria-label="Close">
         ×
       </button>
-    </header>
+    </div>
   );
 
   if (step.kind === "identify") {

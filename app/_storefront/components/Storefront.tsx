@@ -15,7 +15,8 @@ import { MenuTimeForm, type MenuMoment } from "./MenuTimeForm";
 import { MenuView } from "./MenuView";
 import { ProductDialog } from "./ProductDialog";
 
-const TOAST_MS = 6000;
+/** Long enough to read on a phone; every notice can also be dismissed. */
+const TOAST_MS = 12_000;
 
 /** /l/{locationSlug}: resolves the location (slug or id), then renders its storefront. */
 export function Storefront(props: { locationSlug: string }) {
@@ -27,7 +28,7 @@ export function Storefront(props: { locationSlug: string }) {
       <div className={styles.page}>
         <header className={styles.topbar}>
           <Link href="/" className={styles.backLink}>
-            ← All restaurants
+            ← <span className={styles.backLinkText}>All restaurants</span>
           </Link>
         </header>
         <main className={styles.main}>
@@ -149,7 +150,7 @@ function LocationStorefront(props: { location: Location }) {
       </a>
       <header className={styles.topbar}>
         <Link href="/" className={styles.backLink}>
-          ← All restaurants
+          ← <span className={styles.backLinkText}>All restaurants</span>
         </Link>
         <div className={styles.topbarActions}>
           <SignInSlot merchantSlug={location.merchant.slug} locationSlug={location.slug} />
@@ -181,7 +182,7 @@ function LocationStorefront(props: { location: Location }) {
         <MenuView menus={menus.data} loading={menus.loading} error={menus.error} onRetry={menus.reload} isNow={moment === null} timeZone={location.timeZone} onOpen={setProduct} />
       </main>
 
-      <ProductDialog product={product} onClose={closeProduct} onAdd={addOrReplace} onAdded={onAdded} />
+      <ProductDialog product={product} currency={location.currency} onClose={closeProduct} onAdd={addOrReplace} onAdded={onAdded} />
       <CartDrawer open={cartOpen} onClose={() => setCartOpen(false)} location={location} cartState={{ ...cartState, setOrderTime }} gratuity={gratuity} reselect={reselect} />
 
       <div className={styles.toasts} role="status" aria-live="polite" data-testid="toasts">

@@ -1,6 +1,9 @@
 import type { FulfilmentMethod } from "./types";
 
-/** Display helpers. None of them does arithmetic on money: amounts arrive formatted from the server. */
+/**
+ * Display helpers. Amounts arrive formatted from the server; the one sum done here (a product line's
+ * price while its options are chosen, lib/modifier-selection.ts linePriceMinor) is in integer minor units.
+ */
 
 export const methodLabels: Record<FulfilmentMethod, string> = {
   takeout: "Takeout",
@@ -41,6 +44,24 @@ export function minorToDecimal(minor: number): string {
   if (!Number.isSafeInteger(minor)) throw new Error(`not an integer amount: ${minor}`);
   const digits = String(Math.abs(minor)).padStart(3, "0");
   return `${minor < 0 ? "-" : ""}${digits.slice(0, -2)}.${digits.slice(-2)}`;
+}
+
+/** A decimal string of at most two fraction digits as integer minor units ("8.95" -> 895), by string, never by float. */
+export function decimalToMinor(decimal: string): number {
+  const match = /^(-?)(\d+)(?:\.(\d{1,2}))?$/.exec(decimal.trim());
+  if (!match) throw new Error(`not a money amount: ${decimal}`);
+  const minor = Number(match[2]) * 100 + Number((match[3] ?? "").padEnd(2, "0"));
+  return match[1] === "-" ? -minor : minor;
+}
+
+/** `rate` (a decimal string such as "0.18") of `minor`, rounded half up to a minor unit, as the service prices a rate-based tip. */
+export function rateOfMinor(minor: number, rate: string): number {
+  const match = /^(\d+)(?:\.(\d+))?$/.exec(rate.trim());
+  if (!match) throw new Error(`not a rate: ${rate}`);
+  const fraction = match[2] ?? "";
+  const numerator = BigInt(`${match[1]}${fraction}`);
+  const scale = 10n ** BigInt(fraction.length);
+  return Number((2n * BigInt(minor) * numerator + scale) / (2n * scale));
 }
 
 /** "7:45 PM" at the location, for an instant. */

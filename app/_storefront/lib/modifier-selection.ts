@@ -1,3 +1,4 @@
+import { decimalToMinor } from "./format";
 import type { ModifierGroup, Product, SelectionInput } from "./types";
 
 /**
@@ -83,4 +84,13 @@ export function groupOfServerIssue(issue: { path: string; message: string }, sen
   if (match) return sent[Number(match[1])]?.modifierGroupId;
   if (issue.path === "selections") return product.modifierGroups.find((group) => issue.message.startsWith(`${group.id}:`))?.id;
   return undefined;
+}
+
+/** The line's price as chosen so far, in minor units: (base + each chosen option x its count) x quantity. */
+export function linePriceMinor(product: Product, choices: Choices, quantity: number): number {
+  const options = product.modifierGroups.reduce(
+    (sum, group) => sum + group.options.reduce((groupSum, option) => groupSum + decimalToMinor(option.price) * quantityOf(choices, group.id, option.id), 0),
+    0,
+  );
+  return (decimalToMinor(product.price) + options) * quantity;
 }

@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { ErrorNotice } from "../components/ErrorNotice";
 import { checkoutApi } from "../lib/api";
 import { failureHint } from "../lib/checkout-flow";
@@ -97,13 +97,21 @@ function TestCardPayment(props: { cart: Cart; payment: PaymentState; disabled: b
 
 function PaymentMessages(props: { payment: PaymentState }) {
   const { payment } = props;
+  const failureRef = useRef<HTMLDivElement>(null);
+  // A declined card: bring the customer to the message (on a phone it lands below the screen) and
+  // put focus on it, so keyboard and screen-reader users are there too.
+  useEffect(() => {
+    if (!payment.failure) return;
+    failureRef.current?.scrollIntoView({ block: "center" });
+    failureRef.current?.focus();
+  }, [payment.failure]);
   return (
     <>
       <p role="status" className={styles.status}>
         {payment.paying ? "Processing your payment…" : payment.needsReview ? "Your cart changed since it was priced. Review the changes above, then pay." : ""}
       </p>
       {payment.failure ? (
-        <div role="alert" className={styles.error} data-testid="payment-failure">
+        <div role="alert" className={styles.error} data-testid="payment-failure" ref={failureRef} tabIndex={-1}>
           <p>
             <strong>Payment not completed. </strong>
             {payment.failure.message}

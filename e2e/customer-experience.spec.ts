@@ -1,0 +1,109 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { addProduct, openCart, openLocation, payWithTestCard, productButton, productDialog } from "./support";
+
+/**
+ * The storefront as a customer meets it, on a phone (390x844) and a laptop: the header fits, a
+ * declined card brings the customer to the message, the product dialog shows the live price, and
+ * axe finds no violation on the pages a customer goes through.
+ */
+const PHONE = { width: 390, height: 844 };
+const LAPTOP = { width: 1280, height: 800 };
+
+async function signInByApi(page: Page, email: string): Promise<void> {
+  // The customer's session as the storefront keeps it (localStorage), signed in through the API.
+  const login = await page.request.post("/api/v1/storefront/customer/auth/login", {
+    headers: { "Idempotency-Key": `e2e-login-${Date.now()}-${Math.random().toString(36).slice(2)}` },
+    data: { merchantSlug: "harbor-kitchen", identifierString: email },
+  });
+  const { methodId } = (await login.json()) as { methodId: string };
+  const outbox = (await (await page.request.get(`/api/dev/outbox?to=${encodeURIComponent(email)}`)).json()) as { messages: { text: string }[] };
+  const otp = /code is (\d{6})/.exec(outbox.messages[0]?.text ?? "")?.[1] ?? "";
+  const verified = await page.request.post("/api/v1/storefront/customer/auth/verify-otp", {
+    headers: { "Idempotency-Key": `e2e-verify-${Date.now()}-${Math.random().toString(36).slice(2)}` },
+    data: { merchantSlug: "harbor-kitchen", identifierString: email, methodId, otp },
+  });
+  expect(verified.status()).toBe(200);
+  const session = (await verified.json()) as { token: string; customer: unknown };
+  await page.evaluate((value) => window.localStorage.setItem("storefront.customer.harbor-kitchen", value), JSON.stringify(session));
+}
+
+async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  expect(violations.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`), label).toEqual([]);
+}
+
+for (const [size, viewport] of [
+  ["phone", PHONE],
+  ["laptop", LAPTOP],
+] as const) {
+  test.describe(`on a ${size}`, () => {
+    test.use({ viewport });
+
+    test("the signed-in header fits: no sideways scroll, the cart button with its count and total in view", async ({ page }) => {
+      await openLocation(page);
+      await signInByApi(page, `header.${size}.${Date.now()}@example.com`);
+      await page.reload();
+      await openLocation(page);
+      await addProduct(page, "Crispy Calamari");
+      await expect(page.getByTestId("signed-in")).toBeVisible();
+      const overflow = await page.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      const cart = await page.getByTestId("open-cart").boundingBox();
+      expect(cart).not.toBeNull();
+      expect((cart?.x ?? 0) + (cart?.width ?? 0)).toBeLessThanOrEqual(viewport.width);
+      await expect(page.getByTestId("cart-count")).toBeInViewport();
+      await expect(page.getByTestId("open-cart")).toContainText("$");
+      // "Sign out" and the back link stay on one line each.
+      const signOut = await page.getByRole("button", { name: "Sign out" }).boundingBox();
+      expect(signOut?.height ?? 0).toBeLessThan(40);
+    });
+
+    test("a declined card puts the message in view and focus on it", async ({ page }) => {
+      await openLocation(page);
+      await addProduct(page, "Grilled Salmon");
+      const drawer = await openCart(page);
+      await payWithTestCard(drawer, "0002");
+      const failure = drawer.getByTestId("payment-failure");
+      await expect(failure).toContainText("Your card was declined.");
+      await expect(failure).toBeFocused();
+      await expect(failure).toBeInViewport();
+    });
+
+    test("the product dialog's button shows the line's price as options and quantity change", async ({ page }) => {
+      await openLocation(page);
+      await productButton(page, "New England Clam Chowder").click();
+      const dialog = productDialog(page);
+      const add = dialog.getByRole("button", { name: /^Add to cart/ });
+      const base = (await add.textContent())?.split(" · ")[1] ?? "";
+      expect(base).toMatch(/^\$\d+\.\d{2}$/);
+      await dialog.getByRole("radio", { name: /^Bowl/ }).check();
+      await expect(add).not.toHaveText(`Add to cart · ${base}`);
+      const withBowl = (await add.textContent())?.split(" · ")[1] ?? "";
+      await dialog.getByRole("button", { name: /Increase quantity/ }).click();
+      const cents = (money: string) => Math.round(Number(money.replace(/[^0-9.]/g, "")) * 100);
+      await expect(add).toHaveText(`Add to cart · $${((2 * cents(withBowl)) / 100).toFixed(2)}`);
+    });
+
+    test("axe finds no violations on the menu, an open product, the cart and the sign-in dialog", async ({ page }) => {
+      await openLocation(page);
+      await expectNoAxeViolations(page, "menu");
+      await productButton(page, "Crispy Calamari").click();
+      await expectNoAxeViolations(page, "product dialog");
+      await page.keyboard.press("Escape");
+      await addProduct(page, "Crispy Calamari");
+      await openCart(page);
+      await expectNoAxeViolations(page, "cart");
+      await page.keyboard.press("Escape");
+      await page.getByTestId("sign-in").click();
+      await expect(page.getByRole("dialog", { name: "Sign in" })).toBeVisible();
+      await expectNoAxeViolations(page, "sign-in dialog");
+    });
+  });
+}
+
+test("the site has a favicon", async ({ request }) => {
+  const icon = await request.get("/favicon.ico");
+  expect(icon.status()).toBe(200);
+  expect(icon.headers()["content-type"]).toMatch(/icon/);
+});
