@@ -23,7 +23,7 @@ test.describe("discount and tip on a phone", () => {
     await code.fill("EXPIRED20");
     await drawer.getByRole("button", { name: "Apply" }).click();
     const refusal = drawer.locator("#discount-error");
-    await expect(refusal).toContainText("Discount code EXPIRED20 is not valid here");
+    await expect(refusal).toContainText(`Discount code "EXPIRED20" is not valid here`);
     await expect(code).toHaveAttribute("aria-invalid", "true");
     await expect(drawer.getByTestId("total-discount")).toHaveCount(0);
 
