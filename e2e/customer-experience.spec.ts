@@ -107,3 +107,12 @@ test("the site has a favicon", async ({ request }) => {
   expect(icon.status()).toBe(200);
   expect(icon.headers()["content-type"]).toMatch(/icon/);
 });
+
+test("the location page's HTML already holds the restaurant, its menu and its title, before any script runs", async ({ request }) => {
+  const html = await (await request.get("/l/harbor-kitchen-downtown")).text();
+  expect(html).toMatch(/<title>Harbor Kitchen Downtown: order online[^<]*<\/title>/);
+  expect(html).toContain("<h1");
+  expect(html).toContain("Harbor Kitchen Downtown");
+  expect(html).toContain("Crispy Calamari");
+  expect(html).not.toContain("Loading the restaurant");
+});

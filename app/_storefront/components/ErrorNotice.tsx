@@ -1,26 +1,26 @@
 import type { StorefrontError } from "../lib/errors";
+import { customerMessage } from "../lib/customer-message";
 import styles from "../storefront.module.css";
 
-/** An error as the customer sees it: what happened, which fields, what to quote, what to do. */
+/**
+ * An error as the customer sees it: what happened in their words, what to do, and the request id
+ * for support, tucked away rather than made the message. Per-field problems are shown next to the
+ * fields themselves by the forms that own them.
+ */
 export function ErrorNotice(props: { error: StorefrontError; title?: string; onRetry?: () => void; id?: string }) {
   const { error, title, onRetry, id } = props;
-  const fields = error.fields.filter((field) => !error.message.includes(field.message));
   return (
     <div role="alert" className={styles.error} id={id}>
       <p>
         {title ? <strong>{title} </strong> : null}
-        {error.message}
+        {customerMessage(error)}
       </p>
-      {fields.length > 0 ? (
-        <ul>
-          {fields.map((field) => (
-            <li key={`${field.path}:${field.message}`}>
-              <code>{field.path}</code>: {field.message}
-            </li>
-          ))}
-        </ul>
+      {error.requestId ? (
+        <details className={styles.muted}>
+          <summary>Support reference</summary>
+          <p data-testid="support-reference">{error.requestId}</p>
+        </details>
       ) : null}
-      {error.requestId ? <p className={styles.muted}>Reference: {error.requestId}</p> : null}
       {onRetry ? (
         <button type="button" className={styles.secondaryButton} onClick={onRetry}>
           Try again

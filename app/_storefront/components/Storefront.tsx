@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
 import { catalogApi, type NewItem } from "../lib/api";
-import type { Location, OrderTimeChoice, Product } from "../lib/types";
+import type { Location, Menus, OrderTimeChoice, Product } from "../lib/types";
 import { useCart } from "../lib/use-cart";
 import { useQuery } from "../lib/use-query";
 import { SignInSlot } from "../slots/SignInSlot";
@@ -18,10 +18,14 @@ import { ProductDialog } from "./ProductDialog";
 /** Long enough to read on a phone; every notice can also be dismissed. */
 const TOAST_MS = 12_000;
 
-/** /l/{locationSlug}: resolves the location (slug or id), then renders its storefront. */
-export function Storefront(props: { locationSlug: string }) {
-  const { locationSlug } = props;
-  const location = useQuery(`location:${locationSlug}`, () => catalogApi.location(locationSlug));
+/**
+ * /l/{locationSlug}: resolves the location (slug or id), then renders its storefront. The page
+ * renders the location and its current menus on the server (`initial`); the client takes over from
+ * there and keeps the cart.
+ */
+export function Storefront(props: { locationSlug: string; initial?: { location: Location; menus: Menus } | undefined }) {
+  const { locationSlug, initial } = props;
+  const location = useQuery(`location:${locationSlug}`, () => catalogApi.location(locationSlug), initial?.location);
 
   if (!location.data) {
     return (
@@ -50,18 +54,18 @@ export function Storefront(props: { locationSlug: string }) {
       </div>
     );
   }
-  return <LocationStorefront location={location.data} />;
+  return <LocationStorefront location={location.data} initialMenus={initial?.location.id === location.data.id ? initial.menus : undefined} />;
 }
 
 function momentKey(moment: MenuMoment | null): string {
   return moment ? `${moment.orderDate}T${moment.orderTime}` : "now";
 }
 
-function LocationStorefront(props: { location: Location }) {
-  const { location } = props;
+function LocationStorefront(props: { location: Location; initialMenus: Menus | undefined }) {
+  const { location, initialMenus } = props;
   const [moment, setMoment] = useState<MenuMoment | null>(null);
   const [nowMoment, setNowMoment] = useState<MenuMoment>();
-  const menus = useQuery(`menus:${location.id}:${momentKey(moment)}`, () => catalogApi.menus(location.id, moment ?? undefined));
+  const menus = useQuery(`menus:${location.id}:${momentKey(moment)}`, () => catalogApi.menus(location.id, moment ?? undefined), initialMenus);
   const gratuity = useQuery(`gratuity:${location.id}`, () => catalogApi.gratuity(location.id));
   const cartState = useCart(location.id, location.fulfillmentMethods[0]?.method, location.merchant.slug);
   const [product, setProduct] = useState<Product | null>(null);

@@ -69,7 +69,7 @@ export function toStorefrontError(error: unknown): StorefrontError {
   const fromEnvelope = envelopeOf(meta?.responseJSON);
   if (fromEnvelope && response) return new StorefrontError({ ...fromEnvelope, status: response.status, requestId });
   if (response) {
-    return new StorefrontError({ code: "INTERNAL_ERROR", message: `The restaurant's ordering service answered ${response.status}. Please try again.`, status: response.status, requestId });
+    return new StorefrontError({ code: "INTERNAL_ERROR", message: "Something went wrong on our side. Please try again.", status: response.status, requestId });
   }
   return new StorefrontError({ code: NETWORK_ERROR, message: "We could not reach the restaurant. Check your connection and try again.", status: null });
 }

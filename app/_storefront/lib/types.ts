@@ -11,6 +11,7 @@ type Inputs = inferRouterInputs<AppRouter>;
 export type Cart = Outputs["carts"]["get"];
 export type CartItem = Cart["items"][number];
 export type Location = Outputs["catalog"]["location"];
+export type Menus = Outputs["catalog"]["menus"];
 export type MenuList = Outputs["catalog"]["menus"];
 export type Menu = MenuList["menus"][number];
 export type Category = Menu["categories"][number];

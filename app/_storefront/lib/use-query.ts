@@ -11,10 +11,12 @@ export type Query<T> = {
 
 /**
  * A read that reloads whenever `key` changes (null: nothing to load yet). Answers that arrive
- * after the key moved on are dropped, so a slow response never overwrites a newer one.
+ * after the key moved on are dropped, so a slow response never overwrites a newer one. `initial`
+ * is the answer for the first key as the server rendered it: shown at once, not fetched again.
  */
-export function useQuery<T>(key: string | null, fetcher: () => Promise<T>): Query<T> {
-  const [state, setState] = useState<{ data?: T; error?: StorefrontError; loading: boolean }>({ loading: key !== null });
+export function useQuery<T>(key: string | null, fetcher: () => Promise<T>, initial?: T): Query<T> {
+  const [state, setState] = useState<{ data?: T; error?: StorefrontError; loading: boolean }>(initial !== undefined ? { data: initial, loading: false } : { loading: key !== null });
+  const renderedKey = useRef(initial !== undefined ? key : null);
   const [attempt, setAttempt] = useState(0);
   const fetcherRef = useRef(fetcher);
   useEffect(() => {
@@ -23,6 +25,8 @@ export function useQuery<T>(key: string | null, fetcher: () => Promise<T>): Quer
 
   useEffect(() => {
     if (key === null) return;
+    if (key === renderedKey.current && attempt === 0) return;
+    renderedKey.current = null;
     let current = true;
     setState((previous) => ({ data: previous.data, loading: true }));
     fetcherRef.current().then(
