@@ -1,5 +1,5 @@
 import { count, eq } from "drizzle-orm";
-import { orders, paymentAttempts } from "../db/schema";
+import { carts, orders, paymentAttempts, paymentSessions } from "../db/schema";
 import type { PaymentProcessor } from "../server/integrations/payments/types";
 import { cartCredential, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp, type TestResponse } from "./harness";
 
@@ -116,4 +116,23 @@ export function crashSwitch() {
     },
   };
   return state;
+}
+
+/** The intent the cart's payment session recorded. */
+export async function sessionIntentOf(app: TestApp, cartId: string): Promise<string> {
+  const [row] = await app.deps.database.db.select().from(paymentSessions).where(eq(paymentSessions.cartId, cartId));
+  if (!row?.intentId) throw new Error("no intent recorded");
+  return row.intentId;
+}
+
+/** The cart's row as stored. */
+export async function cartRowOf(app: TestApp, cartId: string) {
+  const [row] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cartId));
+  if (!row) throw new Error(`cart ${cartId} missing`);
+  return row;
+}
+
+/** Moves the clock the service sees forward by `ms`. */
+export function advanceClock(app: TestApp, ms: number): void {
+  app.clock.now = new Date(app.clock.now.getTime() + ms);
 }

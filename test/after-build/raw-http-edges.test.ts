@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { connect } from "node:net";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { REST_PREFIX } from "../../server/http/rest-handler";
 import { HARBOR } from "../harness";
-import { ADMIN_URL, databaseUrl } from "../postgres-template";
-import { startServer, waitUntilReady, type Server } from "./servers";
+import { ownDatabase, startServer, waitUntilReady, type Server } from "./servers";
 
 /**
  * What Node's HTTP parser or Next's pipeline would answer before our handler runs, sent as raw
@@ -14,24 +12,18 @@ import { startServer, waitUntilReady, type Server } from "./servers";
  * are in test/integration/prefix-edges.test.ts.
  */
 let server: Server;
-let database: string;
+let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
 const menus = `/locations/${HARBOR.locationId}/menus`;
 
 beforeAll(async () => {
-  const run = inject("postgresRun");
-  database = `${run.prefix}_edges_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`create database ${database} template ${run.template}`);
-  await admin.end();
-  server = await startServer("raw-http-edges", { DATABASE_URL: databaseUrl(database), AUTH_SECRET: randomBytes(32).toString("hex") });
+  database = await ownDatabase("edges", inject("postgresRun"));
+  server = await startServer("raw-http-edges", { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex") });
   await waitUntilReady(server);
 });
 
 afterAll(async () => {
   await server?.stop();
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`drop database if exists ${database} with (force)`);
-  await admin.end();
+  await database?.drop();
 });
 
 /** One raw HTTP/1.1 exchange, for what fetch will not send (TRACE, unknown methods, malformed escapes, huge headers). */

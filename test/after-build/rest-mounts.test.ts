@@ -1,8 +1,6 @@
 import { randomBytes } from "node:crypto";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ADMIN_URL, databaseUrl } from "../postgres-template";
-import { startServer, waitUntilReady, type Server } from "./servers";
+import { ownDatabase, startServer, waitUntilReady, type Server } from "./servers";
 
 /**
  * One REST handler, two mounts: `npm start` serves the API from its own node:http server (direct,
@@ -12,24 +10,18 @@ import { startServer, waitUntilReady, type Server } from "./servers";
  */
 let direct: Server;
 let viaNext: Server;
-let database: string;
+let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
 
 beforeAll(async () => {
-  const run = inject("postgresRun");
-  database = `${run.prefix}_mounts_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`create database ${database} template ${run.template}`);
-  await admin.end();
-  const env = { DATABASE_URL: databaseUrl(database), AUTH_SECRET: randomBytes(32).toString("hex"), RATE_LIMIT_MAX: "1000000", RESPONSE_CACHE_TTL_MS: "0" };
+  database = await ownDatabase("mounts", inject("postgresRun"));
+  const env = { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex"), RATE_LIMIT_MAX: "1000000", RESPONSE_CACHE_TTL_MS: "0" };
   [direct, viaNext] = await Promise.all([startServer("mount-direct", env), startServer("mount-next", { ...env, REST_MOUNT: "next" })]);
   await Promise.all([waitUntilReady(direct), waitUntilReady(viaNext)]);
 });
 
 afterAll(async () => {
   await Promise.all([direct?.stop(), viaNext?.stop()]);
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`drop database if exists ${database} with (force)`);
-  await admin.end();
+  await database?.drop();
 });
 
 const PREFIX = "/api/v1/storefront";

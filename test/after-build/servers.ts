@@ -3,6 +3,8 @@ import { randomBytes } from "node:crypto";
 import { closeSync, openSync, writeSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import postgres from "postgres";
+import { ADMIN_URL, databaseUrl } from "../postgres-template";
 
 /** Production-build servers (`node scripts/serve.mjs`, i.e. `npm start`) for the after-build tests. */
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -88,4 +90,23 @@ export async function waitUntilReady(server: Server, timeoutMs = 60_000): Promis
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   throw new Error(`${server.name} did not become ready:\n${server.output().slice(-4000)}`);
+}
+
+/**
+ * A database of the run's own, cloned from its migrated template (test/postgres-template.ts), for the
+ * servers of one after-build test file; `drop` removes it (also when its servers are still up).
+ */
+export async function ownDatabase(name: string, run: { template: string; prefix: string }): Promise<{ url: string; drop: () => Promise<void> }> {
+  const database = `${run.prefix}_${name}_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
+  await admin.unsafe(`create database ${database} template ${run.template}`);
+  await admin.end();
+  return {
+    url: databaseUrl(database),
+    drop: async () => {
+      const cleanup = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
+      await cleanup.unsafe(`drop database if exists ${database} with (force)`);
+      await cleanup.end();
+    },
+  };
 }

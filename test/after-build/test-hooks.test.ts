@@ -1,8 +1,6 @@
 import { randomBytes } from "node:crypto";
-import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { ADMIN_URL, databaseUrl } from "../postgres-template";
-import { startServer, waitUntilReady, type Server } from "./servers";
+import { ownDatabase, startServer, waitUntilReady, type Server } from "./servers";
 
 /**
  * The production build carries the test fixtures (the browser tests' catalog route, the bench's
@@ -10,23 +8,17 @@ import { startServer, waitUntilReady, type Server } from "./servers";
  * deployment starts it, none of them is reachable.
  */
 let server: Server;
-let database: string;
+let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
 
 beforeAll(async () => {
-  const run = inject("postgresRun");
-  database = `${run.prefix}_hooks_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`create database ${database} template ${run.template}`);
-  await admin.end();
-  server = await startServer("test-hooks", { DATABASE_URL: databaseUrl(database), AUTH_SECRET: randomBytes(32).toString("hex"), LOG_LEVEL: "info" });
+  database = await ownDatabase("hooks", inject("postgresRun"));
+  server = await startServer("test-hooks", { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex"), LOG_LEVEL: "info" });
   await waitUntilReady(server);
 });
 
 afterAll(async () => {
   await server?.stop();
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`drop database if exists ${database} with (force)`);
-  await admin.end();
+  await database?.drop();
 });
 
 describe("test fixtures in a production start without their flags", () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { paymentSessions } from "../../db/schema";
 import { createSimulatedProcessor } from "../../server/integrations/payments/simulated";
 import { crashSwitch, orderCount, orderResult, pay, paymentSession, pricedCart, readCart, type ResultBody } from "../checkout-helpers";
+import { sessionIntentOf } from "../checkout-helpers";
 import { createTestApp, idemKey, mutate, type TestApp } from "../harness";
 
 /**
@@ -23,11 +24,7 @@ afterAll(async () => {
 });
 
 const chargesOf = (intentId: string) => ledger.charges.filter((charge) => charge.intentId === intentId);
-async function sessionIntent(cartId: string): Promise<string> {
-  const [row] = await app.deps.database.db.select().from(paymentSessions).where(eq(paymentSessions.cartId, cartId));
-  if (!row?.intentId) throw new Error("no intent recorded");
-  return row.intentId;
-}
+const sessionIntent = (cartId: string) => sessionIntentOf(app, cartId);
 
 describe("payment session", () => {
   it("recovers from a crash after the intent was created but before it was recorded: one intent", async () => {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carts, locations, orderLines, orders, paymentSessions, products, receipts } from "../../db/schema";
+import { carts, locations, orderLines, orders, products, receipts } from "../../db/schema";
 import type { PaymentIntentLedger } from "../../server/integrations/payments/ledger";
 import {
   attemptsOf,
@@ -18,6 +18,7 @@ import {
   type ResultBody,
   type SessionBody,
 } from "../checkout-helpers";
+import { sessionIntentOf } from "../checkout-helpers";
 import { createTestApp, HARBOR, idemKey, mutate, startCart, type TestApp } from "../harness";
 import { processorForTarget, type ProcessorUnderTest } from "../processor-target";
 
@@ -40,11 +41,7 @@ afterAll(async () => {
 });
 
 const chargesOf = (intentId: string) => ledger.charges.filter((charge) => charge.intentId === intentId);
-async function sessionIntent(cartId: string): Promise<string> {
-  const [row] = await app.deps.database.db.select().from(paymentSessions).where(eq(paymentSessions.cartId, cartId));
-  if (!row?.intentId) throw new Error("no intent recorded");
-  return row.intentId;
-}
+const sessionIntent = (cartId: string) => sessionIntentOf(app, cartId);
 
 describe("payment session", () => {
   it("answers the client secret and the quote: total = orderTotalWithServiceFeeAmount, upper-case currency, revision = quoteFingerprint", async () => {

@@ -1,6 +1,7 @@
+import { advanceClock, cartRowOf } from "../checkout-helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carts, paymentSessions } from "../../db/schema";
+import { paymentSessions } from "../../db/schema";
 import { createSimulatedProcessor } from "../../server/integrations/payments/simulated";
 import { PaymentProcessorError, type PaymentProcessor } from "../../server/integrations/payments/types";
 import { runJob } from "../../server/jobs/run";
@@ -42,15 +43,8 @@ afterAll(async () => {
 });
 
 const minutes = (n: number) => n * 60_000;
-function advance(ms: number): void {
-  app.clock.now = new Date(app.clock.now.getTime() + ms);
-}
-
-async function cartRow(cartId: string) {
-  const [row] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cartId));
-  if (!row) throw new Error(`cart ${cartId} missing`);
-  return row;
-}
+const advance = (ms: number) => advanceClock(app, ms);
+const cartRow = (cartId: string) => cartRowOf(app, cartId);
 
 const job = (name: JobName) => runJob(app.deps, name);
 

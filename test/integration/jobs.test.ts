@@ -1,6 +1,7 @@
+import { advanceClock, cartRowOf } from "../checkout-helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carts, idempotencyRecords, orders, paymentSessions } from "../../db/schema";
+import { idempotencyRecords, orders, paymentSessions } from "../../db/schema";
 import type { CatalogRevalidation } from "../../server/domain/revalidation";
 import type { PaymentIntentLedger } from "../../server/integrations/payments/ledger";
 import { PEER_ADDRESS_HEADER } from "../../server/http/client-ip";
@@ -32,15 +33,8 @@ afterAll(async () => {
 });
 
 const minutes = (n: number) => n * 60_000;
-function advance(ms: number): void {
-  app.clock.now = new Date(app.clock.now.getTime() + ms);
-}
-
-async function cartRow(cartId: string) {
-  const [row] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cartId));
-  if (!row) throw new Error(`cart ${cartId} missing`);
-  return row;
-}
+const advance = (ms: number) => advanceClock(app, ms);
+const cartRow = (cartId: string) => cartRowOf(app, cartId);
 
 /** Runs one job as Vercel Cron does, through the route, and answers its report. */
 async function job(name: JobName, target: TestApp = app): Promise<JobReport> {

@@ -31,7 +31,7 @@ export function Storefront(props: { locationSlug: string; initial?: { location: 
     return (
       <div className={styles.page}>
         <header className={styles.topbar}>
-          <Link href="/" className={styles.backLink}>
+          <Link href="/" className={styles.backLink} aria-label="All restaurants">
             ← <span className={styles.backLinkText}>All restaurants</span>
           </Link>
         </header>
@@ -153,7 +153,7 @@ function LocationStorefront(props: { location: Location; initialMenus: Menus | u
         Skip to menu
       </a>
       <header className={styles.topbar}>
-        <Link href="/" className={styles.backLink}>
+        <Link href="/" className={styles.backLink} aria-label="All restaurants">
           ← <span className={styles.backLinkText}>All restaurants</span>
         </Link>
         <div className={styles.topbarActions}>
