@@ -38,8 +38,8 @@ test.describe("ordering for later", () => {
     await day.selectOption(tomorrow);
     const time = drawer.getByRole("combobox", { name: "Time", exact: true });
     await expect(time.locator("option", { hasText: "6:30 PM" })).toHaveCount(1);
+    // Choosing a time sets it: nothing is left unsaved before paying.
     await time.selectOption("18:30");
-    await drawer.getByRole("button", { name: "Update time" }).click();
     await expect(drawer.getByTestId("order-time")).toContainText("at 6:30 PM");
     await expect(drawer.getByText("Saved.")).toBeVisible();
     await snap(page, testInfo, "06-cart-scheduled");
@@ -54,7 +54,6 @@ test.describe("ordering for later", () => {
     // And back to as soon as possible.
     await openCart(page);
     await drawer.getByRole("radio", { name: /As soon as possible/ }).check();
-    await drawer.getByRole("button", { name: "Update time" }).click();
     await expect(drawer.getByTestId("order-time")).toContainText("Takeout: As soon as possible");
     const asap = await serverCart(page, request);
     expect([asap.pickupType, asap.orderDate, asap.orderTime]).toEqual(["ASAP", "", ""]);

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
+import { useEffect, useState } from "react";
 import { catalogApi } from "../lib/api";
 import type { StorefrontError } from "../lib/errors";
 import { addDays, formatDate, formatTime, methodLabels } from "../lib/format";
@@ -45,16 +45,29 @@ export function OrderTimeSection(props: { cart: Cart; onSubmit: (choice: OrderTi
   const asapAvailable = today.data?.methods.find((entry) => entry.fulfillmentMethod === cart.fulfilmentMethod)?.asapAvailable ?? true;
   const chosenTime = times.some((slot) => slot.time === time) ? time : (times[0]?.time ?? "");
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  // A choice is saved as soon as it is made: there is no unsaved time to forget before paying.
+  const choice: OrderTimeChoice | undefined =
+    mode === "ASAP" ? { pickupType: "ASAP" } : selectedDate && chosenTime ? { pickupType: "LATER", orderDate: selectedDate, orderTime: chosenTime } : undefined;
+  const keyOf = (value: OrderTimeChoice) => (value.pickupType === "ASAP" ? "ASAP" : `${value.orderDate} ${value.orderTime}`);
+  const choiceKey = choice ? keyOf(choice) : undefined;
+  const savedKey = cart.pickupType === "ASAP" || !cart.orderDate ? "ASAP" : `${cart.orderDate} ${cart.orderTime}`;
+  const [touched, setTouched] = useState(false);
+
+  useEffect(() => {
+    if (!touched || saving || !choice || choiceKey === savedKey) return;
+    setTouched(false);
     setSaved(false);
-    if (mode === "LATER" && (!selectedDate || !chosenTime)) return;
     setSaving(true);
-    const choice: OrderTimeChoice = mode === "ASAP" ? { pickupType: "ASAP" } : { pickupType: "LATER", orderDate: selectedDate ?? "", orderTime: chosenTime };
-    const result = await onSubmit(choice);
-    setSaving(false);
-    setError(result.ok ? undefined : result.error);
-    setSaved(result.ok);
+    void onSubmit(choice).then((result) => {
+      setSaving(false);
+      setError(result.ok ? undefined : result.error);
+      setSaved(result.ok);
+    });
+  }, [touched, saving, choice, choiceKey, savedKey, onSubmit]);
+
+  const change = (apply: () => void) => {
+    apply();
+    setTouched(true);
   };
 
   return (
@@ -63,15 +76,15 @@ export function OrderTimeSection(props: { cart: Cart; onSubmit: (choice: OrderTi
       <p data-testid="order-time">
         {methodLabels[cart.fulfilmentMethod]}: <strong>{describeOrderTime(cart)}</strong>
       </p>
-      <form onSubmit={(event) => void submit(event)} noValidate>
+      <form onSubmit={(event) => event.preventDefault()} noValidate>
         <fieldset className={styles.plainFieldset} disabled={saving}>
           <legend className={styles.visuallyHidden}>Order time</legend>
           <label className={styles.inlineOption}>
-            <input type="radio" name="order-time" checked={mode === "ASAP"} disabled={!asapAvailable} onChange={() => setMode("ASAP")} />
+            <input type="radio" name="order-time" checked={mode === "ASAP"} disabled={!asapAvailable} onChange={() => change(() => setMode("ASAP"))} />
             As soon as possible{asapAvailable ? "" : " (closed now)"}
           </label>
           <label className={styles.inlineOption}>
-            <input type="radio" name="order-time" checked={mode === "LATER"} onChange={() => setMode("LATER")} />
+            <input type="radio" name="order-time" checked={mode === "LATER"} onChange={() => change(() => setMode("LATER"))} />
             Schedule for later
           </label>
           {mode === "LATER" ? (
@@ -80,7 +93,7 @@ export function OrderTimeSection(props: { cart: Cart; onSubmit: (choice: OrderTi
               {todayDate ? (
                 <label className={styles.field}>
                   <span>Day</span>
-                  <select value={selectedDate} onChange={(event) => setDate(event.target.value)}>
+                  <select value={selectedDate} onChange={(event) => change(() => setDate(event.target.value))}>
                     {Array.from({ length: DAYS_AHEAD }, (_, offset) => addDays(todayDate, offset)).map((day, offset) => (
                       <option key={day} value={day}>
                         {offset === 0 ? `Today (${formatDate(day)})` : offset === 1 ? `Tomorrow (${formatDate(day)})` : formatDate(day)}
@@ -91,7 +104,7 @@ export function OrderTimeSection(props: { cart: Cart; onSubmit: (choice: OrderTi
               ) : null}
               <label className={styles.field}>
                 <span>Time</span>
-                <select value={chosenTime} onChange={(event) => setTime(event.target.value)} disabled={times.length === 0} aria-describedby="time-status">
+                <select value={chosenTime} onChange={(event) => change(() => setTime(event.target.value))} disabled={times.length === 0} aria-describedby="time-status">
                   {times.map((slot) => (
                     <option key={slot.time} value={slot.time}>
                       {formatTime(slot.time)}
@@ -105,15 +118,9 @@ export function OrderTimeSection(props: { cart: Cart; onSubmit: (choice: OrderTi
               {other.error ? <ErrorNotice error={other.error} title="Could not load times." onRetry={other.reload} /> : null}
             </div>
           ) : null}
-          <button type="submit" className={styles.secondaryButton} disabled={saving || (mode === "LATER" && !chosenTime)}>
-            {saving ? "Saving…" : "Update time"}
-          </button>
-          {saved ? (
-            <span role="status" className={styles.muted}>
-              {" "}
-              Saved.
-            </span>
-          ) : null}
+          <p role="status" className={styles.muted}>
+            {saving ? "Saving…" : saved ? "Saved." : ""}
+          </p>
         </fieldset>
       </form>
       {error ? <ErrorNotice error={error} title="Could not change the time." /> : null}
