@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import postgres, { type JSONValue, type Sql, type TransactionSql } from "postgres";
+import postgres, { type Sql, type TransactionSql } from "postgres";
 import type { ControlRequest, ControlResponse } from "./operations";
 
 /**
@@ -183,7 +183,7 @@ async function replay(tx: TransactionSql, idem: Idempotency): Promise<ControlRes
 async function store(tx: TransactionSql, idem: Idempotency, response: ControlResponse): Promise<ControlResponse> {
   const { "content-type": _contentType, ...headers } = response.headers;
   await tx`
-    update idempotency_records set status_code = ${response.status}, response_sealed = ${response.body}, response_headers = ${tx.json(headers as JSONValue)}
+    update idempotency_records set status_code = ${response.status}, response_sealed = ${response.body}, response_headers = ${tx.json(headers)}
     where scope = ${idem.scope} and operation = ${idem.operation} and key = ${idem.key}`;
   return response;
 }
@@ -212,7 +212,7 @@ async function orderingSession(sql: Sql, request: ControlRequest, locationId: st
                          fulfilment_method, fulfillment_identifier, pickup_type, order_date, order_time, lines, priced,
                          catalog_revision, policy_revision, expires_at)
       values (${id}, ${locationId}, ${location.merchant_id}, 'OPEN', 0, ${sha256(token)}, ${location.currency}, ${location.display_name}, ${location.statement_descriptor},
-              ${method}, ${method}, 'ASAP', '', '', '[]'::jsonb, ${tx.json(priced as JSONValue)},
+              ${method}, ${method}, 'ASAP', '', '', '[]'::jsonb, ${tx.json(priced)},
               ${location.catalog_revision}, ${location.policy_revision}, ${expiresAt})`;
     const cart: CartView = { id, locationId, status: "OPEN", revision: 0, currency: location.currency, fulfillmentMethod: method, lines: [], priced, expiresAt: expiresAt.toISOString() };
     return store(tx, idem, json(201, { cart, cartAccessToken: token }, cartHeaders(0)));
@@ -298,7 +298,7 @@ async function addItem(sql: Sql, request: ControlRequest, locationId: string, ca
     const priced = priceLines(lines);
     const expiresAt = new Date(Date.now() + CART_IDLE_MS);
     const [updated] = await tx<{ revision: string }[]>`
-      update carts set lines = ${tx.json(lines as JSONValue)}, priced = ${tx.json(priced as JSONValue)}, revision = revision + 1, expires_at = ${expiresAt}, updated_at = now()
+      update carts set lines = ${tx.json(lines)}, priced = ${tx.json(priced)}, revision = revision + 1, expires_at = ${expiresAt}, updated_at = now()
       where id = ${cartId} and revision = ${expected} returning revision`;
     if (!updated) throw new Refusal(409, "CART_CONFLICT");
     const revision = Number(updated.revision);
