@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Profile, ScenarioResult } from "./measure";
 import type { PhaseReport } from "./phases/types";
 import type { QueryCountReport } from "./query-count";
-import { throughputRatio, type TargetCheck } from "./targets";
+import { findSubject, floorRatios, throughputRatio, type TargetCheck } from "./targets";
 
 export type BenchReport = {
   command: string;
@@ -48,6 +48,29 @@ function scenarioRows(scenario: ScenarioResult): Row[] {
   ]);
 }
 
+const cpu = (scenario: ScenarioResult, subject: Parameters<typeof findSubject>[1]) => {
+  const value = findSubject(scenario, subject)?.cpuMsPerRequest;
+  return value === null || value === undefined ? "-" : fixed(value, 2);
+};
+
+/** Per operation: the service against the floor (bench/controls/floor-sql.ts); empty when the floor was not measured. */
+function floorRows(scenarios: ScenarioResult[]): Row[] {
+  return scenarios
+    .filter((scenario) => findSubject(scenario, "floor-node") !== undefined || findSubject(scenario, "floor-route") !== undefined)
+    .map((scenario) => {
+      const ratios = floorRatios(scenario);
+      return [
+        scenario.title,
+        fixed(ratios.restOverFloorRoute, 2),
+        fixed(ratios.restOverFloorNode, 2),
+        fixed(ratios.floorRouteOverFloorNode, 2),
+        `${cpu(scenario, "rest")} / ${cpu(scenario, "floor-route")} / ${cpu(scenario, "floor-node")}`,
+      ];
+    });
+}
+
+const FLOOR_HEADER = ["operation", "REST / K1 floor", "REST / K0 floor", "K1 / K0", "server CPU ms/req REST / K1 / K0"];
+
 const LOAD_HEADER = ["operation", "subject", "requests", "errors", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "x route", "x node"];
 
 /** Columns before `leftColumns` are left-aligned (labels), the rest right-aligned (numbers). */
@@ -88,6 +111,9 @@ export function formatText(report: BenchReport): string {
     settingsLine(report),
     "",
     ...(report.scenarios.length > 0 ? [textTable(LOAD_HEADER, report.scenarios.flatMap(scenarioRows), 2), ""] : []),
+    ...(floorRows(report.scenarios).length > 0
+      ? ["Against the floor (throughput ratios over all rounds; K1 = floor in the plain route, K0 = floor on node:http)", textTable(FLOOR_HEADER, floorRows(report.scenarios)), ""]
+      : []),
     ...(queries && report.queryCounts
       ? [
           `Statements per request (ordering session: ${report.queryCounts.orderingSession})`,
@@ -130,6 +156,16 @@ function loadMarkdown(report: BenchReport): string[] {
     "",
     ...report.scenarios.map((scenario) => `- **${scenario.title}**: ${scenario.description}`),
     "",
+    ...(floorRows(report.scenarios).length > 0
+      ? [
+          "## Against the floor",
+          "",
+          "The same operations as bare SQL over postgres.js on the service's tables, no service code (`bench/controls/floor-sql.ts`): K1 in the plain Next.js route, K0 on bare node:http. `REST / K1 floor` is what everything above the SQL costs on the Next path; `K1 / K0` is what Next.js costs the floor itself. Ratios of throughput summed over all rounds; CPU as above.",
+          "",
+          markdownTable(FLOOR_HEADER, floorRows(report.scenarios)),
+          "",
+        ]
+      : []),
   ];
 }
 

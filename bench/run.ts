@@ -2,9 +2,10 @@
  * `npm run bench [-- --quick] [-- --strict] [-- --concurrency=N] [-- --only=phase,...] [-- --no-build]`
  *
  * Starts the production build against a fresh `storefront_bench` database and measures GET menu,
- * ordering session, add item and GET cart through the REST facade and through two controls that
+ * ordering session, add item and GET cart through the REST facade, through two controls that
  * make the same service calls without it (bench/controls): a plain Next.js route in the same app,
- * and a bare node:http server. Prints throughput, p50/p99 and ratios, the statements per request
+ * and a bare node:http server, and through the floor: the same operations as bare SQL over
+ * postgres.js in both (bench/controls/floor-sql.ts). Prints throughput, p50/p99 and ratios, the statements per request
  * at several cart and menu sizes, and PASS/FAIL per target (bench/targets.ts); writes the same to
  * bench/results/latest.{json,md}. Exits non-zero on a FAIL only with --strict.
  */
@@ -128,13 +129,14 @@ async function startServers(databaseUrl: string): Promise<{ subjects: Subject[];
 }
 
 async function waitForServers(list: Subject[], children: Child[]): Promise<void> {
-  const [rest, route, node] = list;
+  const [rest, route, node, floorRoute, floorNode] = list;
   const [app, control] = children;
-  if (!rest || !route || !node || !app || !control) throw new Error("unexpected subject list");
+  if (!rest || !route || !node || !floorRoute || !floorNode || !app || !control) throw new Error("unexpected subject list");
   await Promise.all([waitUntilReady(app, () => answers(rest, 200), READY_TIMEOUT_MS), waitUntilReady(control, () => answers(node, 200), READY_TIMEOUT_MS)]);
-  if (!(await answers(route, 200))) {
-    throw new Error("the plain-route control (/api/bench) does not answer 200: is BENCH_CONTROL_ROUTES honoured and is the build current? (rm .next/BUILD_ID to rebuild)");
+  if (!(await answers(route, 200)) || !(await answers(floorRoute, 200))) {
+    throw new Error("the plain-route control (/api/bench, floor-*) does not answer 200: is BENCH_CONTROL_ROUTES honoured and is the build current? (rm .next/BUILD_ID to rebuild)");
   }
+  if (!(await answers(floorNode, 200))) throw new Error("the node:http floor (/api/bench/floor-menus) does not answer 200");
 }
 
 async function main(): Promise<number> {
@@ -207,6 +209,7 @@ async function main(): Promise<number> {
       "Closed loop: each virtual client sends its next request when the previous one completed, over keep-alive connections; the load generator runs on the same machine.",
       "Every subject of a scenario gets the same request count per round (what the slowest did in its warm-up over the round's duration, at least 8 per client); subjects rotate order each round.",
       "The controls call the same service functions with a minimal RequestContext and answer JSON: no tRPC, trpc-to-openapi, validation, rate limit or envelope.",
+      "The floor subjects (K1: plain route, K0: node:http) do each operation as its minimal SQL over postgres.js on the service's tables (bench/controls/floor-sql.ts): no Drizzle, tRPC, zod or service code. Issue 16's targets against them are informative: reported PASS/FAIL, never the exit code.",
       "Rate limiter: in-memory (RATE_LIMIT_MAX=100000000), so its cost is included without a network hop.",
       "Facade overhead = plain-route throughput / REST throughput - 1, each summed over all rounds; the spread shown is that of single rounds. Server CPU per request is informative.",
       `The app server runs with DATABASE_POOL_MAX=${APP_POOL_MAX} (default 10) so that 50 clients do not queue on the pool; DATABASE_QUEUE_TIMEOUT_MS stays at its default.`,
@@ -224,8 +227,10 @@ async function main(): Promise<number> {
   const written = writeResults(path.join(ROOT, "bench/results"), report);
   progress(`wrote ${written.map((file) => path.relative(ROOT, file)).join(", ")}`);
 
-  const failed = targets.filter((target) => !target.pass);
+  const failed = targets.filter((target) => !target.pass && !target.informative);
+  const informativeFails = targets.filter((target) => !target.pass && target.informative);
   if (failed.length > 0) progress(`${failed.length} target(s) failed${strict ? "" : " (exit code 0 without --strict)"}`);
+  if (informativeFails.length > 0) progress(`${informativeFails.length} informative floor target(s) of issue 16 FAIL (never the exit code)`);
   return strict && failed.length > 0 ? 1 : 0;
 }
 

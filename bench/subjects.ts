@@ -1,7 +1,11 @@
 import { CONTROL_PREFIX } from "./controls/prefix";
 
-/** What is measured: the REST facade, and two controls that run the same services without it. */
-export type SubjectId = "rest" | "route" | "node";
+/**
+ * What is measured: the REST facade; two controls that run the same services without it (plain route,
+ * node:http); and the floor, the same operations as bare SQL over postgres.js with no service code,
+ * in the plain route (K1) and on bare node:http (K0) (bench/controls/floor-sql.ts).
+ */
+export type SubjectId = "rest" | "route" | "node" | "floor-route" | "floor-node";
 
 export type OperationPaths = {
   menus: (locationId: string) => string;
@@ -23,17 +27,25 @@ const restPaths: OperationPaths = {
   cart: (locationId, cartId) => `${REST}/locations/${enc(locationId)}/carts/${enc(cartId)}`,
 };
 
-const controlPaths: OperationPaths = {
-  menus: (locationId) => `${CONTROL_PREFIX}/menus?locationId=${enc(locationId)}`,
-  orderingSession: (locationId) => `${CONTROL_PREFIX}/ordering-session?locationId=${enc(locationId)}`,
-  addItem: (locationId, cartId) => `${CONTROL_PREFIX}/add-item?locationId=${enc(locationId)}&cartId=${enc(cartId)}`,
-  cart: (locationId, cartId) => `${CONTROL_PREFIX}/cart?locationId=${enc(locationId)}&cartId=${enc(cartId)}`,
-};
+/** The controls' operations under CONTROL_PREFIX, their names prefixed (`floor-` for the floor). */
+function controlPaths(prefix: string): OperationPaths {
+  const at = (operation: string) => `${CONTROL_PREFIX}/${prefix}${operation}`;
+  return {
+    menus: (locationId) => `${at("menus")}?locationId=${enc(locationId)}`,
+    orderingSession: (locationId) => `${at("ordering-session")}?locationId=${enc(locationId)}`,
+    addItem: (locationId, cartId) => `${at("add-item")}?locationId=${enc(locationId)}&cartId=${enc(cartId)}`,
+    cart: (locationId, cartId) => `${at("cart")}?locationId=${enc(locationId)}&cartId=${enc(cartId)}`,
+  };
+}
+const servicePaths = controlPaths("");
+const floorPaths = controlPaths("floor-");
 
 export function subjects(app: { baseUrl: string; processGroup?: number | undefined }, nodeControl: { baseUrl: string; processGroup?: number | undefined }): Subject[] {
   return [
     { id: "rest", label: "REST facade", ...app, paths: restPaths },
-    { id: "route", label: "plain route", ...app, paths: controlPaths },
-    { id: "node", label: "node:http", ...nodeControl, paths: controlPaths },
+    { id: "route", label: "plain route", ...app, paths: servicePaths },
+    { id: "node", label: "node:http", ...nodeControl, paths: servicePaths },
+    { id: "floor-route", label: "floor, plain route (K1)", ...app, paths: floorPaths },
+    { id: "floor-node", label: "floor, node:http (K0)", ...nodeControl, paths: floorPaths },
   ];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ScenarioResult, SubjectResult } from "./measure";
-import { checkTargets, quantile, roundRatios, throughputRatio } from "./targets";
+import { checkTargets, floorRatios, floorTargets, quantile, roundRatios, throughputRatio } from "./targets";
 
 function subject(id: SubjectResult["subject"], throughput: number, roundThroughputs: number[]): SubjectResult {
   return {
@@ -55,5 +55,33 @@ describe("bench statistics", () => {
     expect(cart?.value).toMatch(/^11\.1% \(single rounds: middle half /);
     expect(menus?.pass).toBe(false);
     expect(menus?.value).toMatch(/^25\.0%/);
+  });
+});
+
+describe("the floor (issue 16)", () => {
+  const withFloor = (id: ScenarioResult["id"], rest: number, floorRoute: number, floorNode: number): ScenarioResult => ({
+    id,
+    title: id,
+    description: "",
+    requestsPerRound: 10,
+    subjects: [subject("rest", rest, [rest, rest]), subject("floor-route", floorRoute, [floorRoute, floorRoute]), subject("floor-node", floorNode, [floorNode, floorNode])],
+  });
+
+  it("divides the service's throughput by each floor's, and K1 by K0", () => {
+    expect(floorRatios(withFloor("add-item", 100, 250, 500))).toEqual({ restOverFloorRoute: 0.4, restOverFloorNode: 0.2, floorRouteOverFloorNode: 0.5 });
+    expect(floorRatios(scenario("cart", [90, [90]], [100, [100]])).restOverFloorRoute).toBeNaN();
+  });
+
+  it("reports the floor targets as informative, FAIL included, and only where the floor ran", () => {
+    const checks = floorTargets([withFloor("add-item", 100, 250, 150), withFloor("cart", 90, 100, 200), scenario("ordering-session", [90, [90]], [100, [100]])]);
+    expect(checks.map((check) => [check.id, check.pass, check.informative])).toEqual([
+      ["floor-add-item-floor-route", false, true],
+      ["floor-add-item-floor-node", true, true],
+      ["floor-cart-floor-route", true, true],
+    ]);
+    expect(checks[0]?.value).toMatch(/^0\.40 \(single rounds: middle half 0\.40 to 0\.40\)$/);
+    // Informative: part of checkTargets, but they never count as the run's failures.
+    const all = checkTargets([withFloor("add-item", 100, 250, 150)], undefined);
+    expect(all.find((check) => check.id === "floor-add-item-floor-route")?.informative).toBe(true);
   });
 });

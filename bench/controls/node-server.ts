@@ -1,13 +1,15 @@
 /**
  * The benchmark's bare node:http control: the same service calls as the plain Next.js route
- * (bench/controls/operations.ts) behind nothing but node:http. Started by bench/run.ts with
+ * (bench/controls/operations.ts) behind nothing but node:http, and under /api/bench/floor-* the
+ * floor (bench/controls/floor-sql.ts: the same operations as bare SQL over postgres.js, K0). Started by bench/run.ts with
  * `node --import tsx bench/controls/node-server.ts`; configured from the environment like the app
  * (DATABASE_URL etc.), plus PORT. Listens on 127.0.0.1 only.
  */
 import { createServer, type IncomingMessage } from "node:http";
 import { buildDeps } from "../../server/app/container";
 import { parseEnv } from "../../server/env";
-import { runControlOperation } from "./operations";
+import { isFloorOperation, openFloorSql, runFloorOperation } from "./floor-sql";
+import { runControlOperation, type ControlRequest } from "./operations";
 import { CONTROL_PREFIX } from "./prefix";
 
 const port = Number(process.env.PORT ?? 0);
@@ -32,7 +34,10 @@ function toHeaders(req: IncomingMessage): Headers {
 }
 
 async function main(): Promise<void> {
-  const deps = await buildDeps(parseEnv(process.env));
+  const env = parseEnv(process.env);
+  const deps = await buildDeps(env);
+  if (!env.DATABASE_URL) throw new Error("the node:http control needs DATABASE_URL (its floor talks to Postgres directly)");
+  const floor = openFloorSql(env.DATABASE_URL);
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "127.0.0.1"}`);
     if (!url.pathname.startsWith(`${CONTROL_PREFIX}/`)) {
@@ -40,8 +45,8 @@ async function main(): Promise<void> {
       return;
     }
     readBody(req)
-      .then((bodyText) =>
-        runControlOperation(deps, {
+      .then((bodyText) => {
+        const request: ControlRequest = {
           method: req.method ?? "GET",
           operation: url.pathname.slice(CONTROL_PREFIX.length + 1),
           query: url.searchParams,
@@ -49,8 +54,9 @@ async function main(): Promise<void> {
           bodyText,
           clientIp: req.socket.remoteAddress ?? "unknown",
           origin: url.origin,
-        }),
-      )
+        };
+        return isFloorOperation(request.operation) ? runFloorOperation(floor, request) : runControlOperation(deps, request);
+      })
       .then((result) => {
         res.writeHead(result.status, result.headers).end(result.body);
       })
@@ -71,7 +77,7 @@ async function main(): Promise<void> {
     process.once(signal, () => {
       server.close();
       server.closeAllConnections();
-      void deps.database.close().finally(() => process.exit(0));
+      void Promise.all([deps.database.close(), floor.end({ timeout: 1 })]).finally(() => process.exit(0));
       setTimeout(() => process.exit(0), 5_000).unref();
     });
   }

@@ -32,7 +32,7 @@ describe("benchmark controls", () => {
   it("keeps the plain-route control off unless BENCH_CONTROL_ROUTES is set", async () => {
     expect(parseEnv({}).BENCH_CONTROL_ROUTES).toBe(false);
     expect(parseEnv({ BENCH_CONTROL_ROUTES: "true" }).BENCH_CONTROL_ROUTES).toBe(true);
-    for (const operation of ["menus", "cart", "ordering-session", "add-item"]) {
+    for (const operation of ["menus", "cart", "ordering-session", "add-item", "floor-menus", "floor-cart", "floor-ordering-session", "floor-add-item"]) {
       const read = await GET(new Request(`http://localhost/api/bench/${operation}?locationId=${HARBOR.locationId}`), params(operation));
       expect(read.status).toBe(404);
       const write = await POST(new Request(`http://localhost/api/bench/${operation}`, { method: "POST", body: "{}" }), params(operation));
