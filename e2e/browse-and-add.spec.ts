@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { addProduct, cartCount, HARBOR, openCart, openLocation, productButton, productDialog, serverCart, snap } from "./support";
+import { addProduct, cartCount, HARBOR, locationDate, openCart, openLocation, productButton, productDialog, serverCart, snap } from "./support";
 
 test.describe("browsing the menu and adding items", () => {
   test("menu by category, sold-out items, and the home page link", async ({ page }, testInfo) => {
@@ -118,6 +118,13 @@ test.describe("browsing the menu and adding items", () => {
       await route.fulfill({ response, body: body.replace(/("id":"opt_hk_clam_chowder_bread_bowl"[^}]*"available":)false/, "$1true") });
     });
     await openLocation(page);
+    // The page arrives with the menu rendered on the server; another time makes the browser read it (stale, above).
+    const moment = page.getByRole("group", { name: "Show the menu for" });
+    await moment.getByRole("radio", { name: "Another time" }).check();
+    await moment.getByLabel("Date", { exact: true }).fill(locationDate(1));
+    await moment.getByLabel("Time", { exact: true }).fill("15:00");
+    await moment.getByRole("button", { name: "Show menu" }).click();
+    await expect(page.getByTestId("menu-moment")).toContainText("at 3:00 PM");
 
     await productButton(page, "New England Clam Chowder").click();
     const dialog = productDialog(page);

@@ -59,6 +59,16 @@ for (const [size, viewport] of [
       expect(signOut?.height ?? 0).toBeLessThan(40);
     });
 
+    test("a reload during checkout brings the customer back to the open cart", async ({ page }) => {
+      await openLocation(page);
+      await addProduct(page, "Crispy Calamari");
+      const drawer = await openCart(page);
+      await expect(drawer.getByTestId("pay-button")).toBeVisible();
+      await page.reload();
+      await expect(page.getByRole("dialog", { name: "Your order" })).toBeVisible();
+      await expect(page.getByTestId("pay-button")).toBeVisible();
+    });
+
     test("a declined card puts the message in view and focus on it", async ({ page }) => {
       await openLocation(page);
       await addProduct(page, "Grilled Salmon");

@@ -70,6 +70,19 @@ function LocationStorefront(props: { location: Location; initialMenus: Menus | u
   const cartState = useCart(location.id, location.fulfillmentMethods[0]?.method, location.merchant.slug);
   const [product, setProduct] = useState<Product | null>(null);
   const [cartOpen, setCartOpen] = useState(false);
+  // A reload (or a return from another tab's link) during checkout brings the customer back to the
+  // open cart, where they were, rather than to the top of the menu.
+  // Kept per cart, so the next cart (after an order) does not open by itself.
+  const cartId = cartState.cart?.id;
+  const openKey = cartId ? `storefront.cartOpen.${cartId}` : null;
+  useEffect(() => {
+    if (openKey && window.sessionStorage.getItem(openKey) === "1") setCartOpen(true);
+  }, [openKey]);
+  useEffect(() => {
+    if (!openKey) return;
+    if (cartOpen) window.sessionStorage.setItem(openKey, "1");
+    else window.sessionStorage.removeItem(openKey);
+  }, [cartOpen, openKey]);
   const [toasts, setToasts] = useState<{ id: number; text: string }[]>([]);
   const toastIds = useRef(0);
   const { cart, notice, addItem, setQuantity, setOrderTime: saveOrderTime } = cartState;
