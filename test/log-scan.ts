@@ -8,16 +8,24 @@ export type Leak = { kind: string; file: string; line: number; preview: string }
 const TOKEN = /[A-Za-z0-9_.~-]+/g;
 
 /**
+ * A serialised error's stack frames (server/log-errors.ts): code locations only, whose chunk names
+ * and line:column numbers are digits that a six-digit one-time code can equal by chance.
+ */
+const STACK_FIELD = /"stack":"(?:[^"\\]|\\.)*"/g;
+
+/**
  * Finds recorded secrets in log text. Log lines are cut into tokens on every character no
  * credential contains (quotes, spaces, `=`, `/`, `:`), and each token is looked up in the set of
  * recorded secrets, so the scan is linear in the log size whatever the number of secrets; a
- * numeric one-time code only matches a whole number, never digits inside a timestamp.
+ * numeric one-time code only matches a whole number, never digits inside a timestamp, and stack
+ * frames are not read (messages and every other field are).
  */
 export function findLeaks(secrets: ReadonlyMap<string, string>, files: { name: string; text: string }[]): Leak[] {
   const leaks: Leak[] = [];
   for (const file of files) {
     const lines = file.text.split("\n");
-    lines.forEach((line, index) => {
+    lines.forEach((fullLine, index) => {
+      const line = fullLine.replace(STACK_FIELD, '"stack":""');
       for (const match of line.matchAll(TOKEN)) {
         const candidates = new Set([match[0], ...match[0].split(".")]);
         for (const candidate of candidates) {

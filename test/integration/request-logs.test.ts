@@ -91,6 +91,14 @@ describe("request logs", () => {
     expect(secretTokens("Bearer eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0")).toEqual(["eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0"]);
   });
 
+  it("the scan reads no stack frame, where a chunk name can equal a six-digit code, but still every message", () => {
+    const secrets = new Map([["810507", "otp"] as const]);
+    const withStack = `{"level":40,"err":{"type":"Error","message":"No such PaymentMethod","stack":"    at a (/app/.next/server/chunks/810507.js:1:810507)\\n    at b (node:internal/x:2:3)"}}`;
+    expect(findLeaks(secrets, [{ name: "stack", text: withStack }])).toEqual([]);
+    const inMessage = `{"level":40,"err":{"type":"Error","message":"your code is 810507","stack":"    at a (x.js:1:2)"}}`;
+    expect(findLeaks(secrets, [{ name: "message", text: inMessage }]).map((leak) => leak.kind)).toEqual(["otp"]);
+  });
+
   it("the scan finds a credential that does reach a log line", () => {
     const token = "ct_AbCdEf0123456789_-xyz";
     const secrets = new Map(secretTokens(token).map((value) => [value, "token"] as const));
