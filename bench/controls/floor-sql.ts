@@ -1,3 +1,4 @@
+import type { CartLine } from "../../server/domain/cart-types";
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import postgres, { type Sql, type TransactionSql } from "postgres";
 import type { ControlRequest, ControlResponse } from "./operations";
@@ -75,20 +76,9 @@ function sameHash(a: string, b: string): boolean {
 const etag = (revision: number) => `"cart-${revision}"`;
 const cartHeaders = (revision: number) => ({ etag: etag(revision), "cache-control": "private, no-store" });
 
-type Selection = { modifierGroupId: string; modifierGroupName: string; optionId: string; optionName: string; quantity: number; priceMinor: number };
-type Line = {
-  id: string;
-  productId: string;
-  name: string;
-  description: string;
-  imageUrl: string;
-  categoryId: string;
-  quantity: number;
-  basePriceMinor: number;
-  selections: Selection[];
-  specialInstructions: string;
-  itemUnavailableAction: "remove_item";
-};
+// The stored line's shape is the service's (a type only: the floor runs none of the service's code).
+type Line = CartLine;
+type Selection = CartLine["selections"][number];
 type Priced = { subTotal: number; totalQuantity: number; lines: { lineId: string; unitPriceMinor: number; totalMinor: number }[] };
 type Group = { id: string; name: string; options: { id: string; name: string; priceMinor: number; available: boolean }[] };
 
