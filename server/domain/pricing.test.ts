@@ -453,7 +453,9 @@ describe("priceCart properties", () => {
           nonEmpty(applyRate(priced.subTotal, pricing.fulfilmentFee.feeRate) + pricing.fulfilmentFee.feeFixMinor + (pricing.courier?.feeMinor ?? 0)),
         );
         expect(priced.taxTotal).toBe(nonEmpty(applyRate(priced.subTotal, fees.taxRate) + (pricing.courier?.taxMinor ?? 0)));
-        const tip = pricing.gratuity === null ? 0 : pricing.gratuity.kind === "rate" ? applyRate(gross, pricing.gratuity.rate) : pricing.gratuity.amountMinor;
+        const chosenTip = pricing.gratuity === null ? 0 : pricing.gratuity.kind === "rate" ? applyRate(gross, pricing.gratuity.rate) : pricing.gratuity.amountMinor;
+        // Never above the policy's maximum rate of the subtotal before discount (the whole of it without a policy).
+        const tip = Math.min(chosenTip, applyRate(gross, pricing.gratuityMaxRate ?? "1"));
         expect(priced.waiterTipTotal).toBe(nonEmpty(tip));
         expect(priced.courierTipTotal).toBe(nonEmpty(pricing.courierTipMinor));
         expect(priced.taxAndFeeTotal).toBe(priced.taxTotal + priced.serviceFeeTotal + priced.fulfillmentMethodFeeTotal);
