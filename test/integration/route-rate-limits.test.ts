@@ -9,7 +9,8 @@ import { createTestApp, type TestApp } from "../harness";
  */
 let app: TestApp;
 beforeAll(async () => {
-  app = await createTestApp({ env: { RATE_LIMIT_MAX: "3", CRON_SECRET: "c".repeat(40) } });
+  // A day-long window: the counts below never straddle a window boundary, where the sliding window's weighting would blur them.
+  app = await createTestApp({ env: { RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_SECONDS: "86400", CRON_SECRET: "c".repeat(40) } });
 });
 afterAll(async () => {
   await app.close();
