@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { addProduct, openCart, openLocation, payWithTestCard, productButton, productDialog } from "./support";
+import { addProduct, expectReceipt, openCart, openLocation, payWithTestCard, productButton, productDialog, serverCart } from "./support";
 
 /**
  * The storefront as a customer meets it, on a phone (390x844) and a laptop: the header fits, a
@@ -93,6 +93,37 @@ for (const [size, viewport] of [
       await dialog.getByRole("button", { name: /Increase quantity/ }).click();
       const cents = (money: string) => Math.round(Number(money.replace(/[^0-9.]/g, "")) * 100);
       await expect(add).toHaveText(`Add to cart · $${((2 * cents(withBowl)) / 100).toFixed(2)}`);
+    });
+
+    test("the confirmation shows what was ordered while the payment settles, then an order number and when it will be ready", async ({ page, request }) => {
+      await openLocation(page);
+      await addProduct(page, "Crispy Calamari");
+      const drawer = await openCart(page);
+      const cart = await serverCart(page, request);
+      // Hold the order result until the waiting page has been looked at, so the test does not race the kitchen.
+      let release = () => undefined as void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route("**/api/trpc/checkout.orderResult**", async (route) => {
+        await released;
+        await route.continue();
+      });
+      await payWithTestCard(drawer, "4242");
+      await expect(page.getByTestId("order-heading")).toHaveText("Processing your order");
+      const pending = page.getByTestId("pending-items");
+      await expect(pending.getByTestId("pending-item")).toHaveText([/^1 × Crispy Calamari\s*\$\d+\.\d{2}$/]);
+      await expect(pending).toContainText(String(cart.orderTotalWithServiceFeeFormatted));
+      await expectNoAxeViolations(page, "order pending");
+      release();
+
+      const receipt = await expectReceipt(page, String(cart.id));
+      const orderNumber = receipt.getByTestId("receipt-order-number");
+      await expect(orderNumber).toHaveText(/^[0-9A-Z]{3}-[0-9A-Z]{3}$/);
+      await expect(orderNumber).toBeInViewport();
+      await expect(receipt.getByTestId("receipt-ready-at")).toHaveText(/^Ready for pickup around \d{1,2}:\d{2}\s?[AP]M( on \w{3}, \w{3} \d{1,2})?$/);
+      await expect(receipt.getByTestId("receipt-line")).toHaveCount(1);
+      await expectNoAxeViolations(page, "receipt");
     });
 
     test("axe finds no violations on the menu, an open product, the cart and the sign-in dialog", async ({ page }) => {

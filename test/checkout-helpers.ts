@@ -65,7 +65,11 @@ export function passAcceptance(app: TestApp): void {
 
 /** A paid, accepted order: its cart, and the receipt capability from the order result. */
 export async function completedOrder(app: TestApp): Promise<{ cart: CheckoutCart; orderId: string; receiptId: string; receiptToken: string }> {
-  const cart = await pricedCart(app);
+  return completeOrder(app, await pricedCart(app));
+}
+
+/** Pays the priced cart with a good card and waits out the kitchen's acceptance: the completed order's ids. */
+export async function completeOrder(app: TestApp, cart: CheckoutCart): Promise<{ cart: CheckoutCart; orderId: string; receiptId: string; receiptToken: string }> {
   const session = await paymentSession(app, cart);
   if (session.status !== 200) throw new Error(`payment session: ${session.status} ${session.text}`);
   const paid = await pay(app, cart, "pm_card_visa");

@@ -113,6 +113,8 @@ export const orders = pgTable(
     placedAt: timestamp("placed_at", { withTimezone: true }).notNull(),
     /** When the restaurant accepts (or, with the simulated kitchen, is scheduled to accept) the order. */
     acceptedAt: timestamp("accepted_at", { withTimezone: true }),
+    /** When the order should be ready (delivery: arrive), fixed at placement; null on orders placed before it was kept. */
+    readyAt: timestamp("ready_at", { withTimezone: true }),
   },
   (table) => [
     // (customer, placed_at, id) matches "a customer's orders, newest first" with its id tie-break, so the

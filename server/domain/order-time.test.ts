@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { WeeklyHours } from "./catalog-types";
 import { orderTimeBlocker } from "./checkout-readiness";
 import type { DeliveryCartFacts } from "./delivery";
-import { orderTimeServable, type LocationSchedule } from "./schedule";
+import { orderNumberOf } from "./order-number";
+import { estimatedReadyAt, orderTimeServable, type LocationSchedule } from "./schedule";
 
 /** Every weekday the same windows. */
 const daily = (...windows: { opens: string; closes: string }[]): WeeklyHours => Object.fromEntries([1, 2, 3, 4, 5, 6, 7].map((day) => [String(day), windows]));
@@ -61,5 +62,31 @@ describe("the checkout blocker", () => {
     });
     expect(orderTimeBlocker(cart(later("2026-12-02", "10:30")), location, new Date("2026-12-02T11:00:00+04:00"))?.message).toMatch(/2026-12-02 10:30\) can no longer be booked/);
     expect(orderTimeBlocker(cart(asap), location, new Date("2026-12-02T12:00:00+04:00"))).toBeUndefined();
+  });
+});
+
+describe("when an order will be ready", () => {
+  const placed = new Date("2026-12-02T12:00:00+04:00");
+  it("ASAP: placed plus the method's lead time", () => {
+    expect(estimatedReadyAt(asap, dubai, placed)?.toISOString()).toBe("2026-12-02T08:20:00.000Z");
+    expect(estimatedReadyAt(asap, newYork, placed)?.toISOString()).toBe(placed.toISOString());
+  });
+
+  it("LATER: the booked local time, in the location's zone, DST included", () => {
+    expect(estimatedReadyAt(later("2026-12-02", "18:30"), dubai, placed)?.toISOString()).toBe("2026-12-02T14:30:00.000Z");
+    // New York: 08:00 local is 13:00Z in winter and 12:00Z in summer.
+    const nyLater = { ...later("2027-03-15", "08:00"), fulfilmentMethod: "takeout" as const };
+    expect(estimatedReadyAt(nyLater, newYork, placed)?.toISOString()).toBe("2027-03-15T12:00:00.000Z");
+    expect(estimatedReadyAt(later("2027-03-13", "08:00"), newYork, placed)?.toISOString()).toBe("2027-03-13T13:00:00.000Z");
+    expect(estimatedReadyAt(later("2027-02-30", "08:00"), newYork, placed)).toBeUndefined();
+  });
+});
+
+describe("order numbers", () => {
+  it("are short, unambiguous, stable per order and differ between orders", () => {
+    const numbers = Array.from({ length: 2000 }, (_, index) => orderNumberOf(`ord_${index}`));
+    for (const number of numbers) expect(number).toMatch(/^[0-9A-HJKMNP-TV-Z]{3}-[0-9A-HJKMNP-TV-Z]{3}$/);
+    expect(orderNumberOf("ord_7")).toBe(numbers[7]);
+    expect(new Set(numbers).size).toBeGreaterThan(1990);
   });
 });

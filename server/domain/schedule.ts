@@ -90,3 +90,13 @@ export function orderTimeServable(cart: OrderTimeChoice, location: LocationSched
   if (!moment || !option) return { servable: false, moment, label };
   return { servable: bookableTimes(location.openingHours, location.timeZone, cart.orderDate, nowLocal, option).includes(cart.orderTime), moment, label };
 }
+
+/**
+ * When the order should be ready (or, for delivery, arrive): the booked time for LATER; for ASAP the
+ * moment it was placed plus the method's lead time. Undefined when a LATER time does not exist.
+ */
+export function estimatedReadyAt(choice: OrderTimeChoice, location: LocationSchedule, placedAt: Date): Date | undefined {
+  if (choice.pickupType === "LATER") return localDateTime(location.timeZone, choice.orderDate, choice.orderTime)?.toJSDate();
+  const leadMinutes = location.fulfilment[choice.fulfilmentMethod]?.leadMinutes ?? 0;
+  return new Date(placedAt.getTime() + leadMinutes * 60_000);
+}

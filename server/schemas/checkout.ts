@@ -102,7 +102,14 @@ export const receiptSchema = z
   .strictObject({
     id: identifier,
     orderId: identifier,
+    orderNumber: z
+      .string()
+      .regex(/^[0-9A-Z]{3}-[0-9A-Z]{3}$/)
+      .meta({ description: "Short number to read out at the counter or to the courier (e.g. K7Q-2M4); derived from orderId, so stable. Not unique across all orders: orderId is the identifier." }),
     placedAt: dateTime,
+    readyAt: dateTime
+      .nullable()
+      .meta({ description: "When the order should be ready (delivery: arrive), fixed when it was placed: the booked time for LATER, placedAt plus the method's lead time for ASAP. Null only on orders placed before this was recorded." }),
     currency: currencySchema,
     merchant: z.strictObject({ id: identifier, displayName: z.string(), statementDescriptor: z.string() }),
     location: z.strictObject({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { orderCount, pay, paymentSession, pricedCart, refresh } from "../checkout-helpers";
+import { completeOrder, orderCount, pay, paymentSession, pricedCart, refresh } from "../checkout-helpers";
 import { createTestApp, DUNE, mutate, type TestApp } from "../harness";
 
 /**
@@ -71,3 +71,32 @@ describe("an ASAP cart at a closed location", () => {
     expect(await orderCount(app, cart.cartId)).toBe(0);
   });
 });
+
+describe("the receipt says when the order will be ready and gives a number to read out", () => {
+  const receiptOf = async (order: { receiptId: string; receiptToken: string }) => {
+    const response = await app.call("GET", `/receipts/${order.receiptId}`, { headers: { "X-Receipt-Token": order.receiptToken } });
+    expect(response.status, response.text).toBe(200);
+    return response.body as { orderId: string; orderNumber: string; placedAt: string; readyAt: string | null };
+  };
+
+  it("ASAP at 12:00: ready at placement plus the takeout lead time (20 minutes)", async () => {
+    app.clock.now = dubai("12:00");
+    const cart = await pricedCart(app, hummus, DUNE.locationId);
+    await refresh(app, cart);
+    const receipt = await receiptOf(await completeOrder(app, cart));
+    expect(receipt.placedAt).toBe(dubai("12:00").toISOString());
+    expect(receipt.readyAt).toBe(dubai("12:20").toISOString());
+    expect(receipt.orderNumber).toMatch(/^[0-9A-Z]{3}-[0-9A-Z]{3}$/);
+  });
+
+  it("LATER: ready at the booked local time, whatever the lead time", async () => {
+    app.clock.now = dubai("09:00");
+    const cart = await pricedCart(app, hummus, DUNE.locationId);
+    expect((await mutate(app, cart, "PUT", "/update-order-time", { pickupType: "LATER", orderDate: "2026-12-02", orderTime: "18:45" })).status).toBe(200);
+    await refresh(app, cart);
+    const receipt = await receiptOf(await completeOrder(app, cart));
+    expect(receipt.readyAt).toBe(dubai("18:45").toISOString());
+    expect(receipt.orderNumber).not.toBe(receipt.orderId);
+  });
+});
+

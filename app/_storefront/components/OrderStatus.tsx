@@ -4,6 +4,8 @@ import Link from "next/link";
 import { useEffect, useRef, type ReactNode } from "react";
 import { failureHint } from "../lib/checkout-flow";
 import { browserOrderStore } from "../lib/order-store";
+import type { Cart } from "../lib/types";
+import { useOrderItems } from "../lib/use-order-items";
 import { useOrderResult } from "../lib/use-order-result";
 import styles from "../storefront.module.css";
 import { ErrorNotice } from "./ErrorNotice";
@@ -14,6 +16,30 @@ const pendingText = {
   order_pending: "Payment received. The restaurant is confirming your order…",
 };
 
+/** What is being paid for, while the payment settles: the lines and the total, as priced. */
+function PendingItems(props: { cart: Cart }) {
+  const { cart } = props;
+  return (
+    <section className={styles.pendingItems} aria-labelledby="pending-items-heading" data-testid="pending-items">
+      <h2 id="pending-items-heading">Your order</h2>
+      <ul className={styles.lines}>
+        {cart.items.map((item) => (
+          <li key={item.id} className={styles.receiptLine} data-testid="pending-item">
+            <span>
+              {item.quantity} × {item.name}
+            </span>
+            <span>{item.totalFormatted}</span>
+          </li>
+        ))}
+      </ul>
+      <p className={`${styles.totalRow} ${styles.grandTotal}`}>
+        <span>Total</span>
+        <span>{cart.orderTotalWithServiceFeeFormatted}</span>
+      </p>
+    </section>
+  );
+}
+
 /**
  * /l/{locationSlug}/order/{cartId}: follows the payment to its end and shows the receipt. Its own
  * route, so a reload while it polls (or a return from a card's bank page) resumes it.
@@ -21,6 +47,7 @@ const pendingText = {
 export function OrderStatus(props: { locationSlug: string; cartId: string }) {
   const { locationSlug, cartId } = props;
   const view = useOrderResult(cartId, browserOrderStore);
+  const items = useOrderItems(cartId, browserOrderStore);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const menu = `/l/${locationSlug}`;
 
@@ -47,9 +74,12 @@ export function OrderStatus(props: { locationSlug: string; cartId: string }) {
     case "pending":
       heading = "Processing your order";
       body = (
-        <p role="status" className={styles.loadingBlock} data-testid="order-pending">
-          {view.result && view.result.status !== "completed" && view.result.status !== "failed" ? pendingText[view.result.status] : pendingText.payment_pending}
-        </p>
+        <>
+          <p role="status" className={styles.loadingBlock} data-testid="order-pending">
+            {view.result && view.result.status !== "completed" && view.result.status !== "failed" ? pendingText[view.result.status] : pendingText.payment_pending}
+          </p>
+          {items ? <PendingItems cart={items} /> : null}
+        </>
       );
       break;
     case "failed":

@@ -1,4 +1,4 @@
-import { formatDate, formatTime, isZeroDecimal, methodLabels } from "../lib/format";
+import { formatClock, formatDate, formatTime, isZeroDecimal, methodLabels } from "../lib/format";
 import type { Receipt } from "../lib/types";
 import styles from "../storefront.module.css";
 
@@ -14,21 +14,47 @@ const totalRows: { name: TotalName; label: string; always?: boolean; negative?: 
   { name: "courierTipTotal", label: "Courier tip" },
 ];
 
+/** "Ready for pickup around 12:20 PM" in the restaurant's time zone; the date too when it is not the day of placing. */
+function readyLine(receipt: Receipt): string | null {
+  if (!receipt.readyAt) return null;
+  const zone = receipt.location.timeZone;
+  const day = (instant: string) => new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(new Date(instant));
+  const date = day(receipt.readyAt) === day(receipt.placedAt) ? "" : ` on ${formatDate(day(receipt.readyAt))}`;
+  const clock = `${formatClock(receipt.readyAt, zone)}${date}`;
+  switch (receipt.fulfilment.method) {
+    case "delivery":
+      return `Arrives around ${clock}`;
+    case "takeout":
+      return `Ready for pickup around ${clock}`;
+    default:
+      return `Served around ${clock}`;
+  }
+}
+
 /** The receipt as the server wrote it: lines, totals and the payment, all amounts pre-formatted. */
 export function ReceiptView(props: { receipt: Receipt }) {
   const { receipt } = props;
   const placed = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: receipt.location.timeZone }).format(new Date(receipt.placedAt));
   const when = receipt.fulfilment.pickupType === "ASAP" || !receipt.fulfilment.orderDate ? "As soon as possible" : `${formatDate(receipt.fulfilment.orderDate)} at ${formatTime(receipt.fulfilment.orderTime)}`;
+  const ready = readyLine(receipt);
   const card = receipt.payment.brand ? `${receipt.payment.brand.toUpperCase()}${receipt.payment.last4 ? ` ending ${receipt.payment.last4}` : ""}` : "Card";
   return (
     <article className={styles.receipt} data-testid="receipt" aria-labelledby="receipt-heading">
       <header>
+        <p className={styles.orderNumber}>
+          Order number <strong data-testid="receipt-order-number">{receipt.orderNumber}</strong>
+        </p>
+        {ready ? (
+          <p className={styles.readyAt} data-testid="receipt-ready-at">
+            {ready}
+          </p>
+        ) : null}
         <h2 id="receipt-heading">Receipt</h2>
         <p>
           {receipt.merchant.displayName} · {receipt.location.displayName}
         </p>
         <p className={styles.muted}>
-          Order <span data-testid="receipt-order-id">{receipt.orderId}</span> · placed {placed}
+          Placed {placed} · reference <span data-testid="receipt-order-id">{receipt.orderId}</span>
         </p>
         <p data-testid="receipt-fulfilment">
           {methodLabels[receipt.fulfilment.method]}: {when}

@@ -18,7 +18,7 @@ export type OrderView =
 type ReceiptCredential = { "X-Receipt-Token": string } | { Authorization: string };
 
 /** The credential the order record's cart answers to now: its capability, or the customer's current token. */
-function cartCredential(record: OrderRecord): CredentialHeaders | null {
+export function cartCredential(record: OrderRecord): CredentialHeaders | null {
   if (record.cartAccessToken !== null) return { "X-Cart-Token": record.cartAccessToken };
   const session = record.merchantSlug ? customerSessions.read(record.merchantSlug) : null;
   return session ? { Authorization: bearer(session.token) } : null;

@@ -1,8 +1,9 @@
 import { eq } from "drizzle-orm";
 import type { Tx } from "../../../db/client";
-import { carts, orderLines, orders, paymentAttempts, receipts } from "../../../db/schema";
+import { carts, locations, orderLines, orders, paymentAttempts, receipts } from "../../../db/schema";
 import type { AppDeps } from "../../app/deps";
 import type { ProcessorIntent } from "../../domain/payments";
+import { estimatedReadyAt } from "../../domain/schedule";
 import { newId } from "../../security/tokens";
 import type { CartRow } from "../cart-access";
 import { scheduledAcceptance } from "./kitchen";
@@ -20,6 +21,11 @@ type AttemptRow = typeof paymentAttempts.$inferSelect;
 export async function placeOrder(tx: Tx, deps: AppDeps, cart: CartRow, attempt: AttemptRow, intent: ProcessorIntent): Promise<PlacedOrder> {
   const now = deps.now();
   const { lines: pricedLines, ...totals } = cart.priced;
+  // Read whether or not the location is still published: the customer has paid, the order stands.
+  const [location] = await tx
+    .select({ timeZone: locations.timeZone, openingHours: locations.openingHours, fulfilment: locations.fulfilment })
+    .from(locations)
+    .where(eq(locations.id, cart.locationId));
   const [order] = await tx
     .insert(orders)
     .values({
@@ -50,6 +56,7 @@ export async function placeOrder(tx: Tx, deps: AppDeps, cart: CartRow, attempt: 
       cardLast4: intent.card?.last4 ?? null,
       placedAt: now,
       acceptedAt: scheduledAcceptance(now, deps.env),
+      readyAt: (location && estimatedReadyAt(cart, location, now)) ?? null,
     })
     .returning();
   if (!order) throw new Error("insert returned no order");

@@ -1,6 +1,7 @@
 import { asc, eq } from "drizzle-orm";
 import type { Executor } from "../../../db/client";
 import { locations, merchants, orderLines, orders, receipts } from "../../../db/schema";
+import { orderNumberOf } from "../../domain/order-number";
 import { formatMinor, toDecimalString, type Currency } from "../../domain/money";
 import { AppError, notFound } from "../../errors";
 import { receiptTotalNames, type ReceiptView } from "../../schemas/checkout";
@@ -72,7 +73,9 @@ function toReceiptView(
   return {
     id: receipt.id,
     orderId: order.id,
+    orderNumber: orderNumberOf(order.id),
     placedAt: order.placedAt.toISOString(),
+    readyAt: order.readyAt?.toISOString() ?? null,
     currency,
     merchant: { id: merchant.id, displayName: merchant.displayName, statementDescriptor: order.statementDescriptor },
     location: {
