@@ -126,6 +126,34 @@ for (const [size, viewport] of [
       await expectNoAxeViolations(page, "receipt");
     });
 
+    test("a server failure reads as a customer message, with the request id kept for support", async ({ page }) => {
+      await openLocation(page);
+      await page.route("**/api/trpc/carts.addItem**", (route) =>
+        route.fulfill({ status: 500, headers: { "content-type": "text/plain", "x-request-id": "req_e2e_support_reference" }, body: "Internal Server Error" }),
+      );
+      await productButton(page, "Crispy Calamari").click();
+      const dialog = productDialog(page);
+      await dialog.getByRole("button", { name: /^Add to cart/ }).click();
+      const alert = dialog.getByRole("alert");
+      await expect(alert).toContainText("Something went wrong on our side. Please try again");
+      await expect(alert).toBeInViewport();
+      const shown = await alert.innerText();
+      expect(shown).not.toMatch(/req_|answered|\b500\b|code:|Reference:/);
+      await alert.getByText("Support reference", { exact: true }).click();
+      await expect(alert.getByTestId("support-reference")).toHaveText("req_e2e_support_reference");
+    });
+
+    test("the account page names the e-mail once when the customer has no name", async ({ page }) => {
+      const email = `noname.${size}.${Date.now()}@example.com`;
+      await openLocation(page);
+      await signInByApi(page, email);
+      await page.goto("/l/harbor-kitchen-downtown/account");
+      await expect(page.getByRole("heading", { level: 1, name: "Your account" })).toBeVisible();
+      await expect(page.getByTestId("account-email")).toHaveText(email);
+      const text = await page.locator("main").innerText();
+      expect(text.split(email).length - 1).toBe(1);
+    });
+
     test("axe finds no violations on the menu, an open product, the cart and the sign-in dialog", async ({ page }) => {
       await openLocation(page);
       await expectNoAxeViolations(page, "menu");
@@ -142,6 +170,34 @@ for (const [size, viewport] of [
     });
   });
 }
+
+test.describe("on a laptop, the added-to-cart notice", () => {
+  test.use({ viewport: LAPTOP });
+  test("stays for 12 seconds, and the open cart does not cover its dismiss button", async ({ page }) => {
+    await page.clock.install();
+    await openLocation(page);
+    await addProduct(page, "Crispy Calamari");
+    const toasts = page.getByTestId("toasts");
+    await page.clock.runFor(7_000);
+    await expect(toasts).toContainText("Crispy Calamari");
+    await page.clock.runFor(5_500);
+    await expect(toasts).not.toContainText("Crispy Calamari");
+
+    await addProduct(page, "Crispy Calamari");
+    await openCart(page);
+    const dismiss = toasts.getByRole("button").first();
+    await expect(dismiss).toBeInViewport();
+    // A real click: Playwright refuses it if the drawer or its backdrop is on top of the button.
+    await dismiss.click({ timeout: 5_000 });
+    await expect(toasts).not.toContainText("Crispy Calamari");
+    // The cart is still open, and a notice after it closes is back on the page.
+    await expect(page.getByRole("dialog", { name: "Your order" })).toBeVisible();
+    await page.keyboard.press("Escape");
+    await addProduct(page, "Crispy Calamari");
+    await expect(toasts).toBeVisible();
+    await expect(toasts.getByRole("button").first()).toBeInViewport();
+  });
+});
 
 test("the site has a favicon", async ({ request }) => {
   const icon = await request.get("/favicon.ico");

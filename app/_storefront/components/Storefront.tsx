@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useCallback, useEffect, useRef, useState } from "react";
+import { createPortal } from "react-dom";
 import { catalogApi, type NewItem } from "../lib/api";
 import type { Location, Menus, OrderTimeChoice, Product } from "../lib/types";
 import { useCart } from "../lib/use-cart";
@@ -70,6 +71,9 @@ function LocationStorefront(props: { location: Location; initialMenus: Menus | u
   const cartState = useCart(location.id, location.fulfillmentMethods[0]?.method, location.merchant.slug);
   const [product, setProduct] = useState<Product | null>(null);
   const [cartOpen, setCartOpen] = useState(false);
+  // A modal <dialog> makes the page behind it inert: notices move into the open one, so that they
+  // stay readable and their Dismiss button works while the cart or a product is open.
+  const [toastHost, setToastHost] = useState<Element | null>(null);
   // A reload (or a return from another tab's link) during checkout brings the customer back to the
   // open cart, where they were, rather than to the top of the menu.
   // Kept per cart, so the next cart (after an order) does not open by itself.
@@ -105,6 +109,29 @@ function LocationStorefront(props: { location: Location; initialMenus: Menus | u
     const timer = setTimeout(() => setToasts((current) => current.filter((toast) => toast.id !== oldest.id)), TOAST_MS);
     return () => clearTimeout(timer);
   }, [toasts]);
+
+  // Child effects (Modal's showModal) have run by now, so the open dialog, if any, is in the DOM.
+  useEffect(() => {
+    const host = document.querySelector("dialog[open]");
+    setToastHost(host);
+    if (!host) return;
+    const leave = () => setToastHost(document.querySelector("dialog[open]"));
+    host.addEventListener("close", leave);
+    return () => host.removeEventListener("close", leave);
+  }, [cartOpen, product, toasts]);
+
+  const toastRegion = (
+    <div className={styles.toasts} role="status" aria-live="polite" data-testid="toasts">
+      {toasts.map((toast) => (
+        <p key={toast.id} className={styles.toast}>
+          {toast.text}
+          <button type="button" className={styles.linkButton} onClick={() => setToasts((current) => current.filter((entry) => entry.id !== toast.id))}>
+            Dismiss
+          </button>
+        </p>
+      ))}
+    </div>
+  );
 
   useEffect(() => {
     if (notice) pushToast(notice.text);
@@ -202,16 +229,7 @@ function LocationStorefront(props: { location: Location; initialMenus: Menus | u
       <ProductDialog product={product} currency={location.currency} onClose={closeProduct} onAdd={addOrReplace} onAdded={onAdded} />
       <CartDrawer open={cartOpen} onClose={() => setCartOpen(false)} location={location} cartState={{ ...cartState, setOrderTime }} gratuity={gratuity} reselect={reselect} />
 
-      <div className={styles.toasts} role="status" aria-live="polite" data-testid="toasts">
-        {toasts.map((toast) => (
-          <p key={toast.id} className={styles.toast}>
-            {toast.text}
-            <button type="button" className={styles.linkButton} onClick={() => setToasts((current) => current.filter((entry) => entry.id !== toast.id))}>
-              Dismiss
-            </button>
-          </p>
-        ))}
-      </div>
+      {toastHost ? createPortal(toastRegion, toastHost) : toastRegion}
     </div>
   );
 }

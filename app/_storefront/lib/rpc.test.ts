@@ -1,5 +1,6 @@
 import { TRPCClientError } from "@trpc/client";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { customerMessage } from "./customer-message";
 import { NETWORK_ERROR } from "./errors";
 import { rpc, toStorefrontError, withHeaders } from "./rpc";
 
@@ -61,6 +62,27 @@ describe("typed RPC client", () => {
       (thrown: unknown) => toStorefrontError(thrown),
     );
     expect(error).toMatchObject({ code: "RATE_LIMITED", message: "Too many requests", status: 429, requestId: "req_0123456789" });
+  });
+
+  it("a platform's error page that is not JSON is a server failure with its status and request id, not a lost connection", async () => {
+    vi.stubGlobal("fetch", () =>
+      Promise.resolve(new Response("An error occurred with your deployment\n\nFUNCTION_INVOCATION_FAILED", { status: 500, headers: { "content-type": "text/plain", "x-request-id": "req_platform" } })),
+    );
+    const failed = await rpc.catalog.gratuity.query({ locationId: "loc_a" }, withHeaders()).then(
+      () => undefined,
+      (thrown: unknown) => toStorefrontError(thrown),
+    );
+    expect(failed).toMatchObject({ code: "INTERNAL_ERROR", status: 500, requestId: "req_platform" });
+    expect(failed && customerMessage(failed)).toMatch(/^Something went wrong on our side/);
+
+    vi.stubGlobal("fetch", () => Promise.resolve(new Response("<html>Gateway Timeout</html>", { status: 504, headers: { "content-type": "text/html" } })));
+    const timedOut = await rpc.catalog.gratuity.query({ locationId: "loc_a" }, withHeaders()).then(
+      () => undefined,
+      (thrown: unknown) => toStorefrontError(thrown),
+    );
+    expect(timedOut).toMatchObject({ status: 504 });
+    expect(timedOut?.isTransient).toBe(true);
+    expect(timedOut && customerMessage(timedOut)).toBe("Ordering is briefly unavailable. Please try again in a moment.");
   });
 
   it("treats no response at all, and gateway failures, as transient", () => {

@@ -23,8 +23,29 @@ function headersFrom(context: Record<string, unknown>): RequestHeaders {
   return Object.fromEntries(Object.entries(headers).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
 }
 
+/**
+ * An answer that is not JSON: a platform's or proxy's error page (a crashed function, a gateway
+ * timeout) rather than the service. tRPC would fail to parse it and lose the response, and the
+ * customer would be told to check their connection; carrying the status and request id lets the
+ * storefront say what happened.
+ */
+export class NonJsonAnswer extends Error {
+  constructor(
+    readonly status: number,
+    readonly requestId: string | undefined,
+  ) {
+    super(`the API answered ${status} without JSON`);
+  }
+}
+
+async function fetchJsonAnswer(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  if (!(response.headers.get("content-type") ?? "").includes("json")) throw new NonJsonAnswer(response.status, response.headers.get("x-request-id") ?? undefined);
+  return response;
+}
+
 export const rpc = createTRPCClient<AppRouter>({
-  links: [httpLink({ url: "/api/trpc", headers: ({ op }) => headersFrom(op.context) })],
+  links: [httpLink({ url: "/api/trpc", fetch: fetchJsonAnswer, headers: ({ op }) => headersFrom(op.context) })],
 });
 
 /** Per-call options: this request's headers, and a timeout so a hung request becomes a retryable error. */
@@ -56,6 +77,10 @@ export function toStorefrontError(error: unknown): StorefrontError {
   if (error instanceof StorefrontError) return error;
   if (!(error instanceof TRPCClientError)) {
     return new StorefrontError({ code: NETWORK_ERROR, message: "We could not reach the restaurant. Check your connection and try again.", status: null });
+  }
+  if (error.cause instanceof NonJsonAnswer) {
+    const { status, requestId } = error.cause;
+    return new StorefrontError({ code: status >= 500 ? "INTERNAL_ERROR" : "UNEXPECTED_ANSWER", message: "Something went wrong on our side. Please try again.", status, requestId });
   }
   const meta = error.meta as { response?: Response; responseJSON?: unknown } | undefined;
   const response = meta?.response;
