@@ -21,6 +21,11 @@ export default tseslint.config(
           selector: "BinaryExpression[operator='instanceof'][right.name=/^(AppError|PaymentProcessorError|WebhookSignatureError|LedgerError|DatabaseDeadlineError)$/]",
           message: "Use isAppError / isPaymentProcessorError / isErrorKind (server/error-kind.ts): instanceof fails across bundle chunks.",
         },
+        {
+          // The VALIDATE_RESPONSES switch reaches only outputs declared through it (server/trpc/response-validation.ts).
+          selector: "CallExpression[callee.property.name='output'][arguments.length=1]:not([arguments.0.callee.name='responseSchema'])",
+          message: "Declare a procedure's output as .output(responseSchema(schema)) (server/trpc/response-validation.ts).",
+        },
       ],
     },
   },

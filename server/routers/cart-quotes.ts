@@ -3,6 +3,7 @@ import { cartPath, cartSchema, clientAmount, deliveryAddressSchema } from "../sc
 import * as delivery from "../services/delivery";
 import { validateAndUpdate } from "../services/validate-cart";
 import { procedure } from "../trpc/init";
+import { responseSchema } from "../trpc/response-validation";
 import { cartMutationMeta } from "./meta";
 
 /** Delivery address, courier tip and revalidation: the procedures that keep a cart's quote true. */
@@ -55,7 +56,7 @@ export const cartQuoteProcedures = {
       }),
     )
     .input(setDeliveryInput)
-    .output(cartSchema)
+    .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) => {
       const { locationId, cartId, ...addressData } = input;
       return delivery.setDelivery(ctx, { locationId, cartId }, addressData);
@@ -73,7 +74,7 @@ export const cartQuoteProcedures = {
       }),
     )
     .input(z.strictObject({ ...cartPath, amount: clientAmount.meta({ description: "At most COURIER_TIP_MAX_MINOR minor units (100.00 by default); above it: 400 naming `amount`." }) }))
-    .output(cartSchema)
+    .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) => delivery.setCourierTip(ctx, input, input.amount)),
 
   validateAndUpdate: procedure
@@ -91,7 +92,7 @@ export const cartQuoteProcedures = {
       }),
     )
     .input(validateInput)
-    .output(cartSchema)
+    .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) => {
       const { locationId, cartId, accept, quoteFingerprint } = input;
       return validateAndUpdate(ctx, { locationId, cartId }, { accept, quoteFingerprint });

@@ -4,6 +4,7 @@ import { etagResponseHeaders, fulfilmentMethodSchema, identifier, jsonInteger, p
 import * as cartOps from "../services/cart-operations";
 import * as carts from "../services/carts";
 import { procedure, router } from "../trpc/init";
+import { responseSchema } from "../trpc/response-validation";
 import { cartQuoteProcedures } from "./cart-quotes";
 import { cartMutationMeta, cartReadMeta, writeMeta } from "./meta";
 
@@ -45,19 +46,19 @@ export const cartsRouter = router({
       ),
     )
     .input(z.strictObject({ locationId: pathId, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }))
-    .output(z.strictObject({ cart: cartSchema, cartAccessToken: z.string().optional() }))
+    .output(responseSchema(z.strictObject({ cart: cartSchema, cartAccessToken: z.string().optional() })))
     .mutation(({ ctx, input }) => carts.createOrderingSession(ctx, input)),
 
   get: procedure
     .meta(cartReadMeta({ method: "GET", path: "/locations/{locationId}/carts/{cartId}", tags, summary: "Read a cart" }, etagResponseHeaders))
     .input(z.object(cartPath))
-    .output(cartSchema)
+    .output(responseSchema(cartSchema))
     .query(({ ctx, input }) => carts.getCart(ctx, input)),
 
   addItem: procedure
     .meta(cartMutationMeta({ method: "POST", path: "/locations/{locationId}/carts/{cartId}/items", tags, summary: "Add a product with its modifier selections" }))
     .input(z.strictObject({ ...cartPath, ...addItemBodySchema }))
-    .output(cartSchema)
+    .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) => {
       const { locationId, cartId, ...item } = input;
       return cartOps.addItem(ctx, { locationId, cartId }, item);
@@ -66,7 +67,7 @@ export const cartsRouter = router({
   updateItemQuantity: procedure
     .meta(cartMutationMeta({ method: "PATCH", path: "/locations/{locationId}/carts/{cartId}/cart-item/{itemId}/quantity", tags, summary: "Set a line's quantity (0 removes it)" }))
     .input(z.strictObject({ ...cartPath, itemId: pathId, quantity: jsonInteger(0, 9999) }))
-    .output(cartSchema)
+    .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) => cartOps.updateItemQuantity(ctx, input, input.quantity)),
 
   updateOrderTime: procedure
@@ -80,7 +81,7 @@ export const cartsRouter = router({
       }),
     )
     .input(orderTimeInput)
-    .output(cartSchema)
+    .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) =>
       cartOps.updateOrderTime(
         ctx,
@@ -92,7 +93,7 @@ export const cartsRouter = router({
   setGratuity: procedure
     .meta(cartMutationMeta({ method: "PUT", path: "/locations/{locationId}/carts/{cartId}/gratuity", tags, summary: "Set the gratuity as a rate or an amount" }))
     .input(gratuityInput)
-    .output(cartSchema)
+    .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) =>
       cartOps.setGratuity(ctx, input, input.rate !== undefined ? { rate: input.rate } : { amount: input.amount ?? "" }),
     ),
@@ -100,19 +101,19 @@ export const cartsRouter = router({
   expire: procedure
     .meta(cartMutationMeta({ method: "DELETE", path: "/locations/{locationId}/carts/{cartId}", tags, summary: "Expire (abandon) the cart" }))
     .input(z.object(cartPath))
-    .output(cartSchema)
+    .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) => cartOps.expireCart(ctx, input)),
 
   applyDiscount: procedure
     .meta(cartMutationMeta({ method: "POST", path: "/locations/{locationId}/discounts/apply-discount", tags: ["Discounts"], summary: "Apply a discount code to a cart" }))
     .input(z.strictObject({ locationId: pathId, cartId: pathId, code: identifier }))
-    .output(cartSchema)
+    .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) => cartOps.applyDiscount(ctx, input, input.code)),
 
   removeDiscount: procedure
     .meta(cartMutationMeta({ method: "DELETE", path: "/locations/{locationId}/discounts/apply-discount", tags: ["Discounts"], summary: "Remove the cart's discount code" }))
     .input(z.object({ locationId: pathId, cartId: pathId }))
-    .output(cartSchema)
+    .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) => cartOps.removeDiscount(ctx, input)),
 
   ...cartQuoteProcedures,

@@ -8,6 +8,7 @@ import { createPaymentSession } from "../services/checkout/payment-session";
 import { reportPayment } from "../services/checkout/payments";
 import { rateOrder } from "../services/checkout/rating";
 import { procedure, router } from "../trpc/init";
+import { responseSchema } from "../trpc/response-validation";
 import { cartCheckoutMeta, cartMutationMeta, cartReadMeta, readMeta } from "./meta";
 
 const tags = ["Checkout"];
@@ -25,7 +26,7 @@ export const checkoutRouter = router({
       }),
     )
     .input(z.object({ locationId: pathId }))
-    .output(paymentConfigSchema)
+    .output(responseSchema(paymentConfigSchema))
     .query(({ ctx, input }) => getPaymentConfig(ctx, input.locationId)),
 
   paymentSession: procedure
@@ -40,7 +41,7 @@ export const checkoutRouter = router({
       }),
     )
     .input(z.strictObject({ ...cartPath }))
-    .output(paymentSessionSchema)
+    .output(responseSchema(paymentSessionSchema))
     .mutation(({ ctx, input }) => createPaymentSession(ctx, input)),
 
   payments: procedure
@@ -58,7 +59,7 @@ export const checkoutRouter = router({
       ),
     )
     .input(z.strictObject({ ...cartPath, ...paymentBodySchema }))
-    .output(orderResultSchema)
+    .output(responseSchema(orderResultSchema))
     .mutation(({ ctx, input }) => {
       const { locationId, cartId, ...report } = input;
       return reportPayment(ctx, { locationId, cartId }, report);
@@ -79,7 +80,7 @@ export const checkoutRouter = router({
       ),
     )
     .input(z.object(cartPath))
-    .output(orderResultSchema)
+    .output(responseSchema(orderResultSchema))
     .query(({ ctx, input }) => getOrderResult(ctx, input)),
 
   rating: procedure
@@ -97,7 +98,7 @@ export const checkoutRouter = router({
       ),
     )
     .input(z.strictObject({ ...cartPath, ...ratingBodySchema }))
-    .output(ratingSchema)
+    .output(responseSchema(ratingSchema))
     .mutation(({ ctx, input }) => {
       const { locationId, cartId, ...rating } = input;
       return rateOrder(ctx, { locationId, cartId }, rating);

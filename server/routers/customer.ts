@@ -28,6 +28,7 @@ import { deleteSavedPayment, listSavedPayments } from "../services/customers/sav
 import { logout } from "../services/customers/sessions";
 import { login, verifyOtp } from "../services/customers/sign-in";
 import { procedure, router } from "../trpc/init";
+import { responseSchema } from "../trpc/response-validation";
 import { anonymousWriteMeta, customerReadMeta, customerWriteMeta } from "./meta";
 
 const authTags = ["Customer authentication"];
@@ -60,7 +61,7 @@ export const customerRouter = router({
       ),
     )
     .input(z.strictObject(loginBody))
-    .output(loginChallengeSchema)
+    .output(responseSchema(loginChallengeSchema))
     .mutation(({ ctx, input }) => login(ctx, input)),
 
   verifyOtp: procedure
@@ -77,7 +78,7 @@ export const customerRouter = router({
       ),
     )
     .input(z.strictObject(verifyOtpBody))
-    .output(customerSessionSchema)
+    .output(responseSchema(customerSessionSchema))
     .mutation(({ ctx, input }) => verifyOtp(ctx, input)),
 
   logout: procedure
@@ -94,13 +95,13 @@ export const customerRouter = router({
       ),
     )
     .input(z.object({}))
-    .output(logoutSchema)
+    .output(responseSchema(logoutSchema))
     .mutation(({ ctx }) => logout(ctx)),
 
   get: procedure
     .meta(customerReadMeta({ method: "GET", path: "/customer", tags, summary: "The signed-in customer's profile" }))
     .input(z.object({}))
-    .output(customerSchema)
+    .output(responseSchema(customerSchema))
     .query(({ ctx }) => getCustomerProfile(ctx)),
 
   orders: procedure
@@ -114,7 +115,7 @@ export const customerRouter = router({
       }),
     )
     .input(z.object(ordersQuery))
-    .output(customerOrdersPageSchema)
+    .output(responseSchema(customerOrdersPageSchema))
     .query(({ ctx, input }) => listCustomerOrders(ctx, input)),
 
   addresses: procedure
@@ -128,7 +129,7 @@ export const customerRouter = router({
       }),
     )
     .input(z.object({}))
-    .output(customerAddressesSchema)
+    .output(responseSchema(customerAddressesSchema))
     .query(({ ctx }) => listCustomerAddresses(ctx)),
 
   savedPayments: procedure
@@ -143,7 +144,7 @@ export const customerRouter = router({
       }),
     )
     .input(z.object({}))
-    .output(savedPaymentsSchema)
+    .output(responseSchema(savedPaymentsSchema))
     .query(({ ctx }) => listSavedPayments(ctx)),
 
   deleteSavedPayment: procedure
@@ -160,7 +161,7 @@ export const customerRouter = router({
       ),
     )
     .input(z.object({ paymentId: pathId.meta({ description: "The saved card's id: `paymentMethods[].id` of GET /customer/saved-payments." }) }))
-    .output(deletedSavedPaymentSchema)
+    .output(responseSchema(deletedSavedPaymentSchema))
     .mutation(({ ctx, input }) => deleteSavedPayment(ctx, input.paymentId)),
 
   loyaltyLedger: procedure
@@ -175,7 +176,7 @@ export const customerRouter = router({
       }),
     )
     .input(z.object(ledgerQuery))
-    .output(loyaltyLedgerSchema)
+    .output(responseSchema(loyaltyLedgerSchema))
     .query(({ ctx, input }) => readLoyaltyLedger(ctx, input)),
 
   startPhoneVerification: procedure
@@ -192,7 +193,7 @@ export const customerRouter = router({
       ),
     )
     .input(z.strictObject(phoneVerificationBody))
-    .output(phoneVerificationSchema)
+    .output(responseSchema(phoneVerificationSchema))
     .mutation(({ ctx, input }) => startPhoneVerification(ctx, input)),
 
   confirmPhoneVerification: procedure
@@ -209,7 +210,7 @@ export const customerRouter = router({
       ),
     )
     .input(z.strictObject(phoneConfirmationBody))
-    .output(customerSessionSchema)
+    .output(responseSchema(customerSessionSchema))
     .mutation(({ ctx, input }) => confirmPhoneVerification(ctx, input)),
 
   createCart: procedure
@@ -228,6 +229,6 @@ export const customerRouter = router({
       ),
     )
     .input(z.strictObject({ locationId: pathId, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }))
-    .output(z.strictObject({ cart: cartSchema }))
+    .output(responseSchema(z.strictObject({ cart: cartSchema })))
     .mutation(({ ctx, input }) => createCustomerCart(ctx, input)),
 });

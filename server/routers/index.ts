@@ -19,7 +19,7 @@ export const appRouter = router({
  * Configured where it is built: Next.js may bundle this module into more than one server chunk
  * (route handlers, instrumentation), and each copy must check responses as the process is configured.
  */
-setResponseValidation(appRouter, responseValidationConfigured());
+setResponseValidation(responseValidationConfigured());
 
 function responseValidationConfigured(): boolean {
   try {

@@ -3,6 +3,7 @@ import { receiptSchema } from "../schemas/checkout";
 import { pathId, privateResponseHeaders } from "../schemas/common";
 import { getReceipt } from "../services/checkout/receipts";
 import { procedure, router } from "../trpc/init";
+import { responseSchema } from "../trpc/response-validation";
 import { receiptReadMeta } from "./meta";
 
 export const receiptsRouter = router({
@@ -21,6 +22,6 @@ export const receiptsRouter = router({
       ),
     )
     .input(z.object({ receiptId: pathId }))
-    .output(receiptSchema)
+    .output(responseSchema(receiptSchema))
     .query(({ ctx, input }) => getReceipt(ctx, input.receiptId)),
 });

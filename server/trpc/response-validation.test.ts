@@ -1,53 +1,62 @@
 import { initTRPC, TRPCError } from "@trpc/server";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseEnv } from "../env";
 import { appRouter } from "../routers";
-import { setResponseValidation } from "./response-validation";
+import { isResponseSchema, responseSchema, responseValidationEnabled, setResponseValidation } from "./response-validation";
+
+const totalSchema = z.object({ total: z.number() });
 
 const t = initTRPC.create();
 const badRouter = t.router({
   // Declares a number, returns a string: what a service bug would look like.
-  broken: t.procedure.output(z.object({ total: z.number() })).query(() => ({ total: "12.50" }) as unknown as { total: number }),
+  broken: t.procedure.output(responseSchema(totalSchema)).query(() => ({ total: "12.50" }) as unknown as { total: number }),
+  // Valid, with a key the schema does not declare: checking strips it, as tRPC's parse always did.
+  extra: t.procedure.output(responseSchema(totalSchema)).query(() => ({ total: 12.5, internal: "row" })),
   unchecked: t.procedure.query(() => "no schema"),
 });
 const caller = t.createCallerFactory(badRouter)({});
 
-const outputMiddlewares = () =>
-  Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { middlewares: { _type?: string }[]; output?: unknown } }>).map((procedure) => ({
-    hasSchema: procedure._def.output !== undefined,
-    outputs: procedure._def.middlewares.filter((middleware) => middleware._type === "output").length,
-  }));
+// The switch is process-wide: every test leaves it as the suite runs (on).
+afterEach(() => setResponseValidation(true));
 
 describe("response validation", () => {
+  it("is on by default in a test process", () => {
+    expect(responseValidationEnabled()).toBe(true);
+  });
+
   it("on: a response that breaks its schema fails the call with an internal error", async () => {
-    setResponseValidation(badRouter, true);
+    setResponseValidation(true);
     const failure = await caller.broken().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TRPCError);
     expect((failure as TRPCError).code).toBe("INTERNAL_SERVER_ERROR");
+    expect((failure as TRPCError).message).toBe("Output validation failed");
+    await expect(caller.extra()).resolves.toStrictEqual({ total: 12.5 });
   });
 
   it("off: the response passes as the service built it; on again restores the check", async () => {
-    setResponseValidation(badRouter, false);
+    setResponseValidation(false);
     await expect(caller.broken()).resolves.toEqual({ total: "12.50" });
+    await expect(caller.extra()).resolves.toStrictEqual({ total: 12.5, internal: "row" });
     await expect(caller.unchecked()).resolves.toBe("no schema");
-    setResponseValidation(badRouter, true);
+    setResponseValidation(true);
     await expect(caller.broken()).rejects.toBeInstanceOf(TRPCError);
   });
 
-  it("switches exactly the output check of every procedure of the app router, and back", () => {
-    const before = outputMiddlewares();
+  it("the declared schema's Standard Schema entry point follows the same switch", async () => {
+    const declared = responseSchema(totalSchema);
+    expect((await declared["~standard"].validate({ total: "12.50" })).issues).toBeDefined();
+    setResponseValidation(false);
+    expect(await declared["~standard"].validate({ total: "12.50" })).toEqual({ value: { total: "12.50" } });
+  });
+
+  it("every procedure of the app router declares its output through responseSchema", () => {
+    // Read-only, the field trpc-to-openapi documents the response from (as server/openapi/document.test.ts reads meta).
+    const outputs = Object.values(appRouter._def.procedures as unknown as Record<string, { _def: { output?: unknown } }>).map((procedure) => procedure._def.output);
     // Every operation documents its response, so every one carries the check.
-    expect(before.length).toBeGreaterThan(30);
-    expect(before.every((entry) => entry.hasSchema)).toBe(true);
-    expect(before.every((entry) => entry.outputs === (entry.hasSchema ? 1 : 0))).toBe(true);
-    try {
-      setResponseValidation(appRouter, false);
-      expect(outputMiddlewares().every((entry) => entry.outputs === 0)).toBe(true);
-    } finally {
-      setResponseValidation(appRouter, true);
-    }
-    expect(outputMiddlewares()).toEqual(before);
+    expect(outputs.length).toBeGreaterThan(30);
+    expect(outputs.filter((output) => !isResponseSchema(output))).toEqual([]);
+    expect(isResponseSchema(totalSchema)).toBe(false);
   });
 
   it("VALIDATE_RESPONSES defaults on outside production, off in production; an explicit value wins", () => {
