@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { addProduct, expectReceipt, openCart, openLocation, payWithTestCard, productButton, productDialog, serverCart } from "./support";
+import { addProduct, expectReceipt, locationDate, openCart, openLocation, payWithTestCard, productButton, productDialog, serverCart } from "./support";
 
 /**
  * The storefront as a customer meets it, on a phone (390x844) and a laptop: the header fits, a
@@ -152,6 +152,23 @@ for (const [size, viewport] of [
       await expect(page.getByTestId("account-email")).toHaveText(email);
       const text = await page.locator("main").innerText();
       expect(text.split(email).length - 1).toBe(1);
+    });
+
+    test("choosing a later time sets it at once, and tip presets show what they come to", async ({ page, request }) => {
+      await openLocation(page);
+      await addProduct(page, "Fish & Chips");
+      const drawer = await openCart(page);
+      await drawer.getByRole("radio", { name: "Schedule for later" }).check();
+      const day = drawer.getByRole("combobox", { name: "Day", exact: true });
+      await expect(day).toBeEnabled();
+      await day.selectOption(locationDate(1));
+      await drawer.getByRole("combobox", { name: "Time", exact: true }).selectOption("18:30");
+      await expect(drawer.getByTestId("order-time")).toContainText("at 6:30 PM");
+      const scheduled = await serverCart(page, request);
+      expect([scheduled.pickupType, scheduled.orderTime]).toEqual(["LATER", "18:30"]);
+
+      const tips = drawer.getByRole("group", { name: "Tip for the team" });
+      await expect(tips.getByRole("button", { name: /^15%/ })).toHaveText(/^15% · \$\d+\.\d{2}$/);
     });
 
     test("axe finds no violations on the menu, an open product, the cart and the sign-in dialog", async ({ page }) => {
