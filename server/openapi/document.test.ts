@@ -4,7 +4,8 @@ import { appRouter } from "../routers";
 import { cartWriteHeaders } from "../schemas/common";
 import type { StorefrontMeta } from "../trpc/init";
 import { buildOpenApiDocument } from "./document";
-import { errorCodesByStatus, type Operation } from "./post-process";
+import { errorCodesByStatus } from "./error-catalog";
+import type { Operation } from "./post-process";
 
 type Json = Record<string, unknown>;
 type Meta = NonNullable<StorefrontMeta["openapi"]>;

@@ -1,6 +1,8 @@
 import { generateOpenApiDocument, type GenerateOpenApiDocumentOptions, type OpenAPIObject } from "trpc-to-openapi";
 import { appRouter } from "../routers";
+import { operationTags } from "../routers/meta";
 import type { StorefrontMeta } from "../trpc/init";
+import { errorEnvelopeSchema } from "./error-catalog";
 import { httpMethods, normalizePath, postProcessDocument, type HttpMethod, type OperationFacts } from "./post-process";
 
 export const OPENAPI_BASE_URL = "/api/v1/storefront";
@@ -27,14 +29,12 @@ export function collectOperationFacts(procedures: Record<string, unknown>): Oper
     if (!openapi || openapi.enabled === false) continue;
     const method = openapi.method.toLowerCase() as HttpMethod;
     if (!httpMethods.includes(method)) continue;
-    const errorResponses = openapi.errorResponses ?? [];
     if (!meta.kind) throw new Error(`${openapi.method} ${openapi.path}: the procedure's meta declares no kind (server/routers/meta.ts)`);
     facts.push({
       method,
       path: normalizePath(openapi.path),
       kind: meta.kind,
-      successStatus: meta?.successStatus ?? 200,
-      errorStatuses: Array.isArray(errorResponses) ? errorResponses : Object.keys(errorResponses).map(Number),
+      successStatus: meta.successStatus ?? 200,
     });
   }
   return facts;
@@ -48,10 +48,27 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The rules every operation follows; each operation's description adds the ones its kind imposes (server/routers/meta.ts). */
+const apiDescription = [
+  "Ordering API for restaurant storefronts: anonymous catalog reads, guest carts with automatic pricing, checkout and customer sign-in. Catalog and cart operations are scoped to a location (`{locationId}`).",
+  "**Credentials.** Cart operations take the cart capability in `X-Cart-Token` (returned once by the ordering session) or a merchant-bound customer JWT in `Authorization: Bearer <token>`; either one is enough. Credentials are accepted only in headers: a request with a credential-like query parameter (`token`, `access_token`, `cartToken`, ...) is rejected with 400.",
+  "**Idempotency.** Every write takes an `Idempotency-Key` (16-128 of `A-Z a-z 0-9 . _ : -`), scoped to the caller (its credential, or its address when anonymous) and reserved for retries of the one request it was first sent with. Retrying the identical request with the same key replays the stored response with `Idempotent-Replayed: true`; the same key with a different request, another operation included, is 409 IDEMPOTENCY_KEY_REUSED; while the first request is still running, 409 IDEMPOTENCY_IN_PROGRESS with `Retry-After`. An anonymous caller is known only by its address, which clients behind one NAT share: a replay to an anonymous caller never carries a credential (the ordering session's `cartAccessToken`).",
+  "**ETags and If-Match.** A cart's revision is its ETag (`\"cart-<revision>\"`). Cart changes need it in `If-Match`: missing is 428 PRECONDITION_REQUIRED, stale is 409 CART_CONFLICT (reload the cart, then retry). Each success returns the new ETag. The idempotency key is checked first, so retrying a change that already succeeded replays it instead of conflicting.",
+  "**Caching.** GET responses carry an ETag; send it back in `If-None-Match` to get 304 Not Modified. Catalog reads are publicly cacheable for a short time (the service itself serves repeated anonymous reads from memory for a few seconds; send `Cache-Control: no-cache` for a fresh read); carts are `private, no-store`.",
+  "**Rate limit.** 200 requests per 10 minutes per client IP address, as a sliding window (a burst at the end of one window still counts at the start of the next). Responses carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (Unix epoch seconds), omitted when the limiter could not answer. Over the limit: 429 RATE_LIMITED with `Retry-After`.",
+  "**Errors.** Every error is the closed envelope `{code, message, requestId, details?}` (schema ErrorEnvelope). Every response carries `X-Request-Id`, equal to the envelope's `requestId`. Unknown codes may appear: handle them by HTTP status.",
+  "**Paths and methods.** Paths match exactly (case included) after percent-decoding each segment, so `harbor%2Dkitchen` is `harbor-kitchen`; a path parameter that decodes to anything but 1-128 of `A-Z a-z 0-9 . _ : ~ -` is 400 naming the parameter, and a malformed escape (`%ff`) is 400. The bare prefix, a trailing slash or an empty segment is 404 NOT_FOUND (there are no redirects). A path that exists with other methods answers 405 METHOD_NOT_ALLOWED with `Allow`. `HEAD` answers every GET operation as GET would, without a body. A write whose input is all in its path takes `{}` or no body; on DELETE anything else is 400. Bodies are UTF-8 JSON (`Content-Type: application/json`, no other charset), at most 64 KiB and 32 levels deep. Headers larger than 16 KiB in all are 431 REQUEST_HEADERS_TOO_LARGE (from `npm start`; a platform in front may answer first).",
+  "**Browsers.** Cross-origin calls are allowed only from the service's allowlist of exact origins.",
+].join("\n\n");
+
 const generatorOptions = {
   title: "Storefront Ordering Service",
   version: "2.0.0",
+  description: apiDescription,
+  license: { name: "MIT", identifier: "MIT" },
   baseUrl: OPENAPI_BASE_URL,
+  tags: Object.keys(operationTags),
+  defs: { ErrorEnvelope: errorEnvelopeSchema },
   securitySchemes: {
     cartToken: {
       type: "apiKey",

@@ -4,10 +4,10 @@ import * as delivery from "../services/delivery";
 import { validateAndUpdate } from "../services/validate-cart";
 import { procedure } from "../trpc/init";
 import { responseSchema } from "../trpc/response-validation";
-import { cartMutationMeta } from "./meta";
+import { cartMutationMeta, type OperationTag } from "./meta";
 
 /** Delivery address, courier tip and revalidation: the procedures that keep a cart's quote true. */
-const tags = ["Carts"];
+const tags: OperationTag[] = ["Carts"];
 
 const text = (max: number) => z.string().trim().min(1, "must not be blank").max(max);
 const address = deliveryAddressSchema.shape;

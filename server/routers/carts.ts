@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { addItemBodySchema, cartPath, cartSchema, gratuityBodySchema } from "../schemas/cart";
-import { etagResponseHeaders, fulfilmentMethodSchema, identifier, jsonInteger, pathId } from "../schemas/common";
+import { cartIdParam, etagResponseHeaders, fulfilmentMethodSchema, identifier, itemIdParam, jsonInteger, locationIdParam, pathId } from "../schemas/common";
 import * as cartOps from "../services/cart-operations";
 import * as carts from "../services/carts";
 import { procedure, router } from "../trpc/init";
 import { responseSchema } from "../trpc/response-validation";
 import { cartQuoteProcedures } from "./cart-quotes";
-import { cartMutationMeta, cartReadMeta, writeMeta } from "./meta";
+import { cartMutationMeta, cartReadMeta, writeMeta, type OperationTag } from "./meta";
 
-const tags = ["Carts"];
+const tags: OperationTag[] = ["Carts"];
 
 const orderTimeInput = z
   .strictObject({
@@ -45,7 +45,7 @@ export const cartsRouter = router({
         201,
       ),
     )
-    .input(z.strictObject({ locationId: pathId, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }))
+    .input(z.strictObject({ locationId: locationIdParam, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }))
     .output(responseSchema(z.strictObject({ cart: cartSchema, cartAccessToken: z.string().optional() })))
     .mutation(({ ctx, input }) => carts.createOrderingSession(ctx, input)),
 
@@ -66,7 +66,7 @@ export const cartsRouter = router({
 
   updateItemQuantity: procedure
     .meta(cartMutationMeta({ method: "PATCH", path: "/locations/{locationId}/carts/{cartId}/cart-item/{itemId}/quantity", tags, summary: "Set a line's quantity (0 removes it)" }))
-    .input(z.strictObject({ ...cartPath, itemId: pathId, quantity: jsonInteger(0, 9999) }))
+    .input(z.strictObject({ ...cartPath, itemId: itemIdParam, quantity: jsonInteger(0, 9999) }))
     .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) => cartOps.updateItemQuantity(ctx, input, input.quantity)),
 
@@ -106,13 +106,13 @@ export const cartsRouter = router({
 
   applyDiscount: procedure
     .meta(cartMutationMeta({ method: "POST", path: "/locations/{locationId}/discounts/apply-discount", tags: ["Discounts"], summary: "Apply a discount code to a cart" }))
-    .input(z.strictObject({ locationId: pathId, cartId: pathId, code: identifier }))
+    .input(z.strictObject({ locationId: locationIdParam, cartId: pathId, code: identifier }))
     .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) => cartOps.applyDiscount(ctx, input, input.code)),
 
   removeDiscount: procedure
     .meta(cartMutationMeta({ method: "DELETE", path: "/locations/{locationId}/discounts/apply-discount", tags: ["Discounts"], summary: "Remove the cart's discount code" }))
-    .input(z.object({ locationId: pathId, cartId: pathId }))
+    .input(z.object({ locationId: locationIdParam, cartId: cartIdParam }))
     .output(responseSchema(cartSchema))
     .mutation(({ ctx, input }) => cartOps.removeDiscount(ctx, input)),
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { cartPath } from "../schemas/cart";
 import { orderResultSchema, paymentBodySchema, paymentConfigSchema, paymentSessionSchema, ratingBodySchema, ratingSchema } from "../schemas/checkout";
-import { pathId, pollResponseHeaders, privateResponseHeaders } from "../schemas/common";
+import { locationIdParam, pollResponseHeaders, privateResponseHeaders } from "../schemas/common";
 import { getOrderResult } from "../services/checkout/order-result";
 import { getPaymentConfig } from "../services/checkout/payment-config";
 import { createPaymentSession } from "../services/checkout/payment-session";
@@ -9,9 +9,9 @@ import { reportPayment } from "../services/checkout/payments";
 import { rateOrder } from "../services/checkout/rating";
 import { procedure, router } from "../trpc/init";
 import { responseSchema } from "../trpc/response-validation";
-import { cartCheckoutMeta, cartMutationMeta, cartReadMeta, readMeta } from "./meta";
+import { cartCheckoutMeta, cartMutationMeta, cartReadMeta, readMeta, type OperationTag } from "./meta";
 
-const tags = ["Checkout"];
+const tags: OperationTag[] = ["Checkout"];
 
 export const checkoutRouter = router({
   config: procedure
@@ -25,7 +25,7 @@ export const checkoutRouter = router({
           "Public. `processor` is `stripe` when the service is configured with a Stripe secret key, else `simulated` (an embedded processor that knows Stripe's test payment methods). `publishableKey` is set only when Stripe is the processor and STRIPE_PUBLISHABLE_KEY is configured: confirm the payment session's clientSecret with Stripe.js, then report the payment. When it is null, report the payment with a paymentMethodId and the service confirms it.",
       }),
     )
-    .input(z.object({ locationId: pathId }))
+    .input(z.object({ locationId: locationIdParam }))
     .output(responseSchema(paymentConfigSchema))
     .query(({ ctx, input }) => getPaymentConfig(ctx, input.locationId)),
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { cartSchema } from "../schemas/cart";
-import { etagResponseHeaders, fulfilmentMethodSchema, pathId } from "../schemas/common";
+import { etagResponseHeaders, fulfilmentMethodSchema, locationIdParam, pathId } from "../schemas/common";
 import {
   customerAddressesSchema,
   customerOrdersPageSchema,
@@ -29,10 +29,10 @@ import { logout } from "../services/customers/sessions";
 import { login, verifyOtp } from "../services/customers/sign-in";
 import { procedure, router } from "../trpc/init";
 import { responseSchema } from "../trpc/response-validation";
-import { anonymousWriteMeta, customerReadMeta, customerWriteMeta } from "./meta";
+import { anonymousWriteMeta, customerReadMeta, customerWriteMeta, type OperationTag } from "./meta";
 
-const authTags = ["Customer authentication"];
-const tags = ["Customer"];
+const authTags: OperationTag[] = ["Customer authentication"];
+const tags: OperationTag[] = ["Customer"];
 
 const CODE_RULES =
   "Codes are 6 digits, expire after OTP_TTL_MINUTES (10) and work once; a new code replaces the previous one. A code allows OTP_MAX_ATTEMPTS (5) wrong tries, then it is dead even for the right code. Per identifier (across IPs and instances): at most OTP_MAX_CHALLENGES_PER_HOUR (5) codes and OTP_MAX_FAILURES_PER_HOUR (10) wrong codes per hour, else 429 RATE_LIMITED with Retry-After.";
@@ -160,7 +160,7 @@ export const customerRouter = router({
         [400, 401, 404, 409, 429, 500, 503],
       ),
     )
-    .input(z.object({ paymentId: pathId.meta({ description: "The saved card's id: `paymentMethods[].id` of GET /customer/saved-payments." }) }))
+    .input(z.object({ paymentId: pathId.meta({ param: { description: "The saved card's id: `paymentMethods[].id` of GET /customer/saved-payments." } }) }))
     .output(responseSchema(deletedSavedPaymentSchema))
     .mutation(({ ctx, input }) => deleteSavedPayment(ctx, input.paymentId)),
 
@@ -228,7 +228,7 @@ export const customerRouter = router({
         { successStatus: 201, responseHeaders: etagResponseHeaders },
       ),
     )
-    .input(z.strictObject({ locationId: pathId, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }))
+    .input(z.strictObject({ locationId: locationIdParam, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }))
     .output(responseSchema(z.strictObject({ cart: cartSchema })))
     .mutation(({ ctx, input }) => createCustomerCart(ctx, input)),
 });

@@ -1,28 +1,78 @@
-import type { z } from "zod";
-import { etagResponseHeaders, privateResponseHeaders } from "../schemas/common";
+import { z } from "zod";
+import { etagResponseHeaders, privateResponseHeaders, readValidatorHeaders, replayResponseHeaders, transportResponseHeaders } from "../schemas/common";
 import type { StorefrontMeta } from "../trpc/init";
-import { kindRules, type OperationKind } from "../trpc/operation-kinds";
+import { ALWAYS_POSSIBLE_ERROR_STATUSES, credentials, kindRules, type OperationKind } from "../trpc/operation-kinds";
+
+/** The document's tags, in the order it lists them, and what each groups. */
+export const operationTags = {
+  Catalog: "Anonymous, cacheable reads of published locations, menus, products, order times and gratuity policy.",
+  "Ordering sessions": "Start ordering: creates a guest cart and returns its capability token (once).",
+  Carts: "Read and change a priced cart. Every change is idempotent (Idempotency-Key) and optimistic (If-Match with the cart's ETag).",
+  Discounts: "Apply or remove a cart's discount code; the same rules as every other cart change.",
+  Checkout: "Payment session, payment, order result polling and rating of a cart.",
+  Receipts: "Receipts, readable with a customer JWT or an X-Receipt-Token receipt capability.",
+  "Customer authentication": "Merchant-bound customer sign-in by one-time code.",
+  Customer: "The signed-in customer's profile, orders, addresses, saved payments, loyalty ledger and phone verification.",
+} as const;
+export type OperationTag = keyof typeof operationTags;
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-type Route = { method: Method; path: `/${string}`; summary: string; description?: string; tags: string[]; operationId?: string };
+type Route = { method: Method; path: `/${string}`; summary: string; description?: string; tags: OperationTag[]; operationId?: string };
 type Options = { successStatus?: number; responseHeaders?: z.ZodObject; errorStatuses?: readonly number[] };
+
+/** The rules an operation's kind imposes, in the words its description closes with. */
+function ruleNotes(kind: OperationKind, method: Method, successStatus: number): string[] {
+  const rules = kindRules[kind];
+  const accepted = credentials[rules.credential].headers.map((name) => `\`${name}\``);
+  return [
+    ...(accepted.length > 0 ? [`**Credential:** ${accepted.join(" or ")}, in the header, never in the query string.`] : []),
+    ...(rules.idempotencyKey
+      ? [
+          "**Idempotent:** send a unique `Idempotency-Key`. Retrying the identical request with the same key replays the stored response with `Idempotent-Replayed: true`; the same key on a different request is 409 IDEMPOTENCY_KEY_REUSED.",
+        ]
+      : []),
+    ...(rules.ifMatch
+      ? [
+          "**Optimistic concurrency:** send the cart's current ETag in `If-Match`. Missing: 428 PRECONDITION_REQUIRED. Stale: 409 CART_CONFLICT (reload the cart, then retry). The response carries the new ETag.",
+        ]
+      : []),
+    ...(method === "GET" ? ["**Conditional:** send the ETag of an earlier response in `If-None-Match` to get 304 Not Modified while it is unchanged."] : []),
+    ...(successStatus !== 200 ? [`**Success status:** ${successStatus}.`] : []),
+  ];
+}
+
+/**
+ * The success response's headers: the operation's own, for a read the validator and caching it
+ * does not declare itself, the transport's, and the replay marker of idempotent writes.
+ */
+function successHeaders(kind: OperationKind, method: Method, declared: z.ZodObject | undefined): z.ZodObject {
+  const own = declared?.shape ?? {};
+  const validators = method === "GET" ? Object.fromEntries(Object.entries(readValidatorHeaders.shape).filter(([name]) => !(name in own))) : {};
+  const replay = kindRules[kind].idempotencyKey ? replayResponseHeaders.shape : {};
+  return z.object({ ...own, ...validators, ...transportResponseHeaders.shape, ...replay });
+}
 
 /**
  * An operation's meta: its kind (server/trpc/operation-kinds.ts), its literal REST path and what the
- * kind implies for the document (credential, request headers, error statuses). Each procedure calls
- * exactly one of the functions below, so its kind is written once, where it is declared.
+ * kind implies for the document (credential, request and response headers, error statuses, the
+ * rules its description states). Each procedure calls exactly one of the functions below, so its
+ * kind is written once, where it is declared.
  */
 export function operationMeta(kind: OperationKind, route: Route, options: Options = {}): StorefrontMeta {
   const rules = kindRules[kind];
+  const successStatus = options.successStatus ?? 200;
+  const errorStatuses = [...new Set([...(options.errorStatuses ?? rules.errorStatuses), ...ALWAYS_POSSIBLE_ERROR_STATUSES])].sort((a, b) => a - b);
   return {
     kind,
     ...(options.successStatus !== undefined ? { successStatus: options.successStatus } : {}),
     openapi: {
       ...route,
+      description: [route.description, ...ruleNotes(kind, route.method, successStatus)].filter((part) => part !== undefined && part !== "").join("\n\n"),
       protect: rules.credential !== "none",
-      ...(rules.requestHeaders ? { requestHeaders: rules.requestHeaders } : {}),
-      ...(options.responseHeaders ? { responseHeaders: options.responseHeaders } : {}),
-      errorResponses: [...(options.errorStatuses ?? rules.errorStatuses)],
+      requestHeaders: rules.requestHeaders,
+      responseHeaders: successHeaders(kind, route.method, options.responseHeaders),
+      successDescription: successStatus === 201 ? "Created." : "OK.",
+      errorResponses: errorStatuses,
     },
   };
 }

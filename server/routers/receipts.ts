@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { receiptSchema } from "../schemas/checkout";
-import { pathId, privateResponseHeaders } from "../schemas/common";
+import { privateResponseHeaders, receiptIdParam } from "../schemas/common";
 import { getReceipt } from "../services/checkout/receipts";
 import { procedure, router } from "../trpc/init";
 import { responseSchema } from "../trpc/response-validation";
@@ -21,7 +21,7 @@ export const receiptsRouter = router({
         privateResponseHeaders,
       ),
     )
-    .input(z.object({ receiptId: pathId }))
+    .input(z.object({ receiptId: receiptIdParam }))
     .output(responseSchema(receiptSchema))
     .query(({ ctx, input }) => getReceipt(ctx, input.receiptId)),
 });

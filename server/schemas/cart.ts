@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { permittedActions, reasonCodes } from "../domain/revalidation";
-import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, jsonInteger, localDate, localTime, nonNegativeDecimal, pathId } from "./common";
+import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, jsonInteger, localDate, localTime, locationIdParam, cartIdParam, nonNegativeDecimal } from "./common";
 
 const counter = z.number().int().min(0).max(MAX_SAFE);
 const positiveRevision = z.number().int().min(1).max(MAX_SAFE);
@@ -210,7 +210,7 @@ export const cartSchema = z
 export type CartView = z.infer<typeof cartSchema>;
 
 /** Path parameters of every cart-scoped operation. */
-export const cartPath = { locationId: pathId, cartId: pathId };
+export const cartPath = { locationId: locationIdParam, cartId: cartIdParam };
 
 export const selectionInputSchema = z.strictObject({
   modifierGroupId: identifier,

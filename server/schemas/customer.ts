@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { deliveryAddressSchema } from "./cart";
-import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, pathId } from "./common";
+import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, locationIdParam, pageCursor } from "./common";
 
 /** Request and response schemas of customer sign-in and customer data. */
 
@@ -85,7 +85,7 @@ export const logoutSchema = z.strictObject({ loggedOut: z.literal(true) });
 
 export const ordersQuery = {
   limit: pageLimit(20, 50).meta({ description: "Orders per page (1-50, default 20)." }),
-  cursor: z.string().max(512).optional(),
+  cursor: pageCursor,
 };
 
 const money = <K extends string>(name: K) => ({ [name]: decimalString, [`${name}Formatted`]: z.string() }) as Record<K | `${K}Formatted`, z.ZodString>;
@@ -135,9 +135,9 @@ export const savedPaymentsSchema = z.strictObject({ paymentMethods: z.array(save
 export const deletedSavedPaymentSchema = z.strictObject({ id: identifier, deleted: z.literal(true) });
 
 export const ledgerQuery = {
-  locationId: pathId,
+  locationId: locationIdParam,
   limit: pageLimit(50, 100).meta({ description: "Entries per page (1-100, default 50)." }),
-  cursor: z.string().max(512).optional(),
+  cursor: pageCursor,
 };
 
 export const loyaltyLedgerSchema = z
