@@ -22,7 +22,7 @@ const menus = `/locations/${HARBOR.locationId}/menus`;
  * Through Next's route (REST_MOUNT=next, what Vercel runs), Next answers a few requests itself before
  * the handler runs: it redirects `//` (308), refuses methods it does not know (bare 400), fails on a
  * malformed escape (500) and drops a HEAD answer's Content-Length. `npm start`'s direct mount answers
- * all of them in the contract's terms; README ("Paths and methods") says so.
+ * all of them in the contract's terms; the OpenAPI document's description ("Paths and methods") says so.
  */
 const framework = process.env.TEST_REST_MOUNT === "next";
 
