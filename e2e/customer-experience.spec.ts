@@ -152,6 +152,7 @@ for (const [size, viewport] of [
       await expect(page.getByTestId("account-email")).toHaveText(email);
       const text = await page.locator("main").innerText();
       expect(text.split(email).length - 1).toBe(1);
+      await expectNoAxeViolations(page, "account");
     });
 
     test("choosing a later time sets it at once, and tip presets show what they come to", async ({ page, request }) => {
