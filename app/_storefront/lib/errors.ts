@@ -8,6 +8,9 @@ export type FieldIssue = { path: string; message: string };
 /** Code used when no response arrived at all (offline, DNS, timeout, connection reset). */
 export const NETWORK_ERROR = "NETWORK_ERROR";
 
+/** Code used when the platform in front of the service answered a 5xx page instead of the service (a crashed function, a gateway). */
+export const PLATFORM_FAILURE = "PLATFORM_FAILURE";
+
 export class StorefrontError extends Error {
   readonly code: string;
   readonly status: number | null;
@@ -39,7 +42,7 @@ export class StorefrontError extends Error {
    * request may or may not have been applied (no response), or the server asked us to come back.
    */
   get isTransient(): boolean {
-    if (this.code === NETWORK_ERROR || this.code === "IDEMPOTENCY_IN_PROGRESS" || this.code === "DEPENDENCY_UNAVAILABLE") return true;
+    if (this.code === NETWORK_ERROR || this.code === PLATFORM_FAILURE || this.code === "IDEMPOTENCY_IN_PROGRESS" || this.code === "DEPENDENCY_UNAVAILABLE") return true;
     return this.status === 502 || this.status === 503 || this.status === 504;
   }
 

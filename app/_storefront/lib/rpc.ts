@@ -1,6 +1,6 @@
 import { createTRPCClient, httpLink, TRPCClientError } from "@trpc/client";
 import type { AppRouter } from "@/server/routers";
-import { NETWORK_ERROR, StorefrontError } from "./errors";
+import { NETWORK_ERROR, PLATFORM_FAILURE, StorefrontError } from "./errors";
 
 /**
  * The storefront's only way to the API: the typed tRPC client on /api/trpc (never the REST paths).
@@ -80,7 +80,10 @@ export function toStorefrontError(error: unknown): StorefrontError {
   }
   if (error.cause instanceof NonJsonAnswer) {
     const { status, requestId } = error.cause;
-    return new StorefrontError({ code: status >= 500 ? "INTERNAL_ERROR" : "UNEXPECTED_ANSWER", message: "Something went wrong on our side. Please try again.", status, requestId });
+    // A platform's 5xx page says nothing of whether the write ran: like a lost answer, it is retried with
+    // the same Idempotency-Key (errors.ts isTransient), which replays the outcome if there was one.
+    if (status >= 500) return new StorefrontError({ code: PLATFORM_FAILURE, message: "Something went wrong on our side. Please try again.", status, requestId });
+    return new StorefrontError({ code: "UNEXPECTED_ANSWER", message: "The restaurant could not take that request. Please try again.", status, requestId });
   }
   const meta = error.meta as { response?: Response; responseJSON?: unknown } | undefined;
   const response = meta?.response;
