@@ -78,7 +78,21 @@ describe("when an order will be ready", () => {
     const nyLater = { ...later("2027-03-15", "08:00"), fulfilmentMethod: "takeout" as const };
     expect(estimatedReadyAt(nyLater, newYork, placed)?.toISOString()).toBe("2027-03-15T12:00:00.000Z");
     expect(estimatedReadyAt(later("2027-03-13", "08:00"), newYork, placed)?.toISOString()).toBe("2027-03-13T13:00:00.000Z");
-    expect(estimatedReadyAt(later("2027-02-30", "08:00"), newYork, placed)).toBeUndefined();
+    // A date that does not exist books nothing: ready at placement plus the lead time.
+    expect(estimatedReadyAt(later("2027-02-30", "08:00"), newYork, placed)?.toISOString()).toBe(placed.toISOString());
+  });
+
+  it("LATER paid after its booked time (a late webhook): placement plus the lead time, never in the past", () => {
+    const late = new Date("2026-12-02T18:40:00+04:00");
+    expect(estimatedReadyAt(later("2026-12-02", "18:30"), dubai, late)?.toISOString()).toBe("2026-12-02T15:00:00.000Z");
+  });
+
+  it("delivery: the courier's quoted travel time comes on top; a lead time that is not a number counts as none", () => {
+    const courier = { pickupEstimatedAt: "2026-12-02T08:20:00.000Z", dropoffEstimatedAt: "2026-12-02T08:47:00.000Z" };
+    expect(estimatedReadyAt(asap, dubai, placed, courier)?.toISOString()).toBe("2026-12-02T08:47:00.000Z");
+    expect(estimatedReadyAt(asap, dubai, placed, { dropoffEstimatedAt: "2026-12-02T08:47:00.000Z" })?.toISOString()).toBe("2026-12-02T08:20:00.000Z");
+    const broken = { ...dubai, fulfilment: { takeout: { ...takeout, leadMinutes: Number.NaN } } };
+    expect(estimatedReadyAt(asap, broken, placed)?.toISOString()).toBe(placed.toISOString());
   });
 });
 

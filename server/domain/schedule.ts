@@ -91,12 +91,29 @@ export function orderTimeServable(cart: OrderTimeChoice, location: LocationSched
   return { servable: bookableTimes(location.openingHours, location.timeZone, cart.orderDate, nowLocal, option).includes(cart.orderTime), moment, label };
 }
 
+/** The courier's quoted times, when the cart has a delivery quote. */
+export type CourierEstimate = { pickupEstimatedAt?: string | undefined; dropoffEstimatedAt?: string | undefined };
+
+const instant = (text: string | undefined): number | undefined => {
+  const at = text === undefined ? NaN : Date.parse(text);
+  return Number.isFinite(at) ? at : undefined;
+};
+
 /**
- * When the order should be ready (or, for delivery, arrive): the booked time for LATER; for ASAP the
- * moment it was placed plus the method's lead time. Undefined when a LATER time does not exist.
+ * When the order should be ready, fixed as it is placed: the kitchen needs the method's lead time from
+ * placement, and a LATER order is not ready before its booked time (a payment settled after the booked
+ * time is ready at placement plus the lead time, never in the past). A delivery arrives the courier's
+ * quoted travel time (drop-off minus pick-up) after that. Undefined when nothing sensible can be said.
  */
-export function estimatedReadyAt(choice: OrderTimeChoice, location: LocationSchedule, placedAt: Date): Date | undefined {
-  if (choice.pickupType === "LATER") return localDateTime(location.timeZone, choice.orderDate, choice.orderTime)?.toJSDate();
-  const leadMinutes = location.fulfilment[choice.fulfilmentMethod]?.leadMinutes ?? 0;
-  return new Date(placedAt.getTime() + leadMinutes * 60_000);
+export function estimatedReadyAt(choice: OrderTimeChoice, location: LocationSchedule, placedAt: Date, courier?: CourierEstimate | null): Date | undefined {
+  const lead = location.fulfilment[choice.fulfilmentMethod]?.leadMinutes;
+  let ready = placedAt.getTime() + (typeof lead === "number" && Number.isFinite(lead) && lead > 0 ? lead * 60_000 : 0);
+  if (choice.pickupType === "LATER") {
+    const booked = localDateTime(location.timeZone, choice.orderDate, choice.orderTime)?.toMillis();
+    if (booked !== undefined) ready = Math.max(ready, booked);
+  }
+  const pickup = instant(courier?.pickupEstimatedAt);
+  const dropoff = instant(courier?.dropoffEstimatedAt);
+  if (pickup !== undefined && dropoff !== undefined && dropoff >= pickup) ready += dropoff - pickup;
+  return Number.isFinite(ready) ? new Date(ready) : undefined;
 }

@@ -109,7 +109,7 @@ export const receiptSchema = z
     placedAt: dateTime,
     readyAt: dateTime
       .nullable()
-      .meta({ description: "When the order should be ready (delivery: arrive), fixed when it was placed: the booked time for LATER, placedAt plus the method's lead time for ASAP. Null only on orders placed before this was recorded." }),
+      .meta({ description: "When the order should be ready, fixed when it was placed: placedAt plus the method's lead time, and for LATER no earlier than the booked time. For delivery, when it should arrive: that plus the courier's quoted travel time. Null only on orders placed before this was recorded." }),
     currency: currencySchema,
     merchant: z.strictObject({ id: identifier, displayName: z.string(), statementDescriptor: z.string() }),
     location: z.strictObject({

@@ -5,6 +5,7 @@ import { checkoutBlockers } from "../../server/domain/checkout-readiness";
 import type { CatalogRevalidation } from "../../server/domain/revalidation";
 import type { Courier, CourierQuoteRequest } from "../../server/integrations/courier/types";
 import { createTestApp, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp } from "../harness";
+import { completeOrder, refresh } from "../checkout-helpers";
 import { deliveryAddressNearHarbor } from "../routes";
 
 /** Delivery through the simulated courier: address, quote, tip, and quotes going stale. */
@@ -189,6 +190,26 @@ describe("PUT set-delivery", () => {
     expect(response.body).toMatchObject({ code: "RESOURCE_CONFLICT", details: { fulfilmentMethod: "takeout" } });
     const tip = await mutate(app, cart, "PUT", "/courier-tip", { amount: "2.00" });
     expect(tip.status).toBe(409);
+  });
+});
+
+describe("the receipt of a delivery", () => {
+  it("says when it should arrive: the kitchen's lead time from placement plus the courier's quoted travel time", async () => {
+    const cart = await deliveryCart();
+    const { body } = await setDelivery(cart);
+    const quote = body.deliveryQuote;
+    if (!quote?.pickupEstimatedAt || !quote.dropoffEstimatedAt) throw new Error("the simulated courier quoted no times");
+    const travelMs = Date.parse(quote.dropoffEstimatedAt) - Date.parse(quote.pickupEstimatedAt);
+    // Paid a few minutes after the quote: the ready time counts from placement, not from the quote.
+    app.clock.now = new Date(start.getTime() + 3 * 60_000);
+    const priced = { ...cart, quoteFingerprint: "", total: 0 };
+    await refresh(app, priced);
+    const order = await completeOrder(app, priced);
+    const receipt = await app.call("GET", `/receipts/${order.receiptId}`, { headers: { "X-Receipt-Token": order.receiptToken } });
+    expect(receipt.status, receipt.text).toBe(200);
+    const { placedAt, readyAt } = receipt.body as { placedAt: string; readyAt: string };
+    expect(Date.parse(readyAt)).toBe(Date.parse(placedAt) + 45 * 60_000 + travelMs);
+    expect(Date.parse(readyAt)).toBeGreaterThan(Date.parse(quote.dropoffEstimatedAt));
   });
 });
 

@@ -1,4 +1,4 @@
-import { formatClock, formatDate, formatTime, isZeroDecimal, methodLabels } from "../lib/format";
+import { formatClock, formatDate, formatTime, isZeroDecimal, localDate, methodLabels } from "../lib/format";
 import type { Receipt } from "../lib/types";
 import styles from "../storefront.module.css";
 
@@ -18,7 +18,7 @@ const totalRows: { name: TotalName; label: string; always?: boolean; negative?: 
 function readyLine(receipt: Receipt): string | null {
   if (!receipt.readyAt) return null;
   const zone = receipt.location.timeZone;
-  const day = (instant: string) => new Intl.DateTimeFormat("en-CA", { timeZone: zone }).format(new Date(instant));
+  const day = (instant: string) => localDate(instant, zone);
   const date = day(receipt.readyAt) === day(receipt.placedAt) ? "" : ` on ${formatDate(day(receipt.readyAt))}`;
   const clock = `${formatClock(receipt.readyAt, zone)}${date}`;
   switch (receipt.fulfilment.method) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatClock, formatMoney, MONEY_INPUT, minorToDecimal, sameDecimal } from "./format";
+import { formatClock, formatMoney, localDate, MONEY_INPUT, minorToDecimal, sameDecimal } from "./format";
 
 describe("money display", () => {
   it("moves the decimal point of minor units without arithmetic", () => {
@@ -25,5 +25,13 @@ describe("money display", () => {
   it("shows an instant as the location's clock time", () => {
     expect(formatClock("2025-06-01T22:45:00.000Z", "America/New_York")).toBe("6:45 PM");
     expect(formatClock("2025-06-01T22:45:00.000Z", "Asia/Dubai")).toBe("2:45 AM");
+  });
+});
+
+describe("calendar dates at the location", () => {
+  it("names the local day of an instant, across the date line of the zone", () => {
+    expect(localDate("2026-12-02T23:30:00Z", "Asia/Dubai")).toBe("2026-12-03");
+    expect(localDate("2026-12-02T03:30:00Z", "America/New_York")).toBe("2026-12-01");
+    expect(localDate("2026-12-02T12:00:00Z", "UTC")).toBe("2026-12-02");
   });
 });

@@ -69,6 +69,13 @@ export function formatClock(instant: string, timeZone: string): string {
   return new Intl.DateTimeFormat("en-US", { hour: "numeric", minute: "2-digit", timeZone }).format(new Date(instant));
 }
 
+/** The calendar date (YYYY-MM-DD) of an instant at the location, from its parts rather than a locale's layout. */
+export function localDate(instant: string, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "2-digit", day: "2-digit", timeZone }).formatToParts(new Date(instant));
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((entry) => entry.type === type)?.value ?? "";
+  return `${part("year")}-${part("month")}-${part("day")}`;
+}
+
 /** YYYY-MM-DD plus whole days, as a calendar date (no time zone involved). */
 export function addDays(date: string, days: number): string {
   const [year, month, day] = date.split("-").map(Number);

@@ -56,7 +56,7 @@ export async function placeOrder(tx: Tx, deps: AppDeps, cart: CartRow, attempt: 
       cardLast4: intent.card?.last4 ?? null,
       placedAt: now,
       acceptedAt: scheduledAcceptance(now, deps.env),
-      readyAt: (location && estimatedReadyAt(cart, location, now)) ?? null,
+      readyAt: (location && estimatedReadyAt(cart, location, now, cart.deliveryQuote)) ?? null,
     })
     .returning();
   if (!order) throw new Error("insert returned no order");
