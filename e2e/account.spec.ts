@@ -87,6 +87,7 @@ test.describe("customer sign-in and account", () => {
     await expect(receipt.getByTestId("receipt-payment")).toContainText("VISA ending 4242");
     const subTotal = (await receipt.getByTestId("receipt-subTotalWithoutDiscount").innerText()).trim();
     const total = (await receipt.getByTestId("receipt-total").innerText()).trim();
+    const orderNumber = (await receipt.getByTestId("receipt-order-number").innerText()).trim();
     const points = Math.floor(Number(subTotal.replace(/[^0-9.]/g, "")));
 
     // The account: the order (with its receipt) and the points it earned.
@@ -98,6 +99,8 @@ test.describe("customer sign-in and account", () => {
     const orders = page.getByTestId("order-history-entry");
     await expect(orders).toHaveCount(1);
     await expect(orders.first()).toContainText("1 × Harbor Burger, 1 × Fish & Chips");
+    // The same order number as on the receipt the customer saw.
+    await expect(orders.first()).toContainText(`Order ${orderNumber}`);
     await expect(orders.first()).toContainText(total);
     await expect(page.getByTestId("loyalty-balance")).toHaveText(String(points));
     await expect(page.getByTestId("ledger").getByRole("listitem")).toHaveCount(1);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, jsonInteger } from "./common";
+import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, jsonInteger, orderNumberSchema, readyAtSchema } from "./common";
 
 const counter = z.number().int().min(0).max(MAX_SAFE);
 const fingerprintHex = z.string().regex(/^[0-9a-f]{64}$/, "must be the cart's quoteFingerprint (64 lowercase hex characters)");
@@ -102,14 +102,9 @@ export const receiptSchema = z
   .strictObject({
     id: identifier,
     orderId: identifier,
-    orderNumber: z
-      .string()
-      .regex(/^[0-9A-Z]{3}-[0-9A-Z]{3}$/)
-      .meta({ description: "Short number to read out at the counter or to the courier (e.g. K7Q-2M4); derived from orderId, so stable. Not unique across all orders: orderId is the identifier." }),
+    orderNumber: orderNumberSchema,
     placedAt: dateTime,
-    readyAt: dateTime
-      .nullable()
-      .meta({ description: "When the order should be ready, fixed when it was placed: placedAt plus the method's lead time, and for LATER no earlier than the booked time. For delivery, when it should arrive: that plus the courier's quoted travel time. Null only on orders placed before this was recorded." }),
+    readyAt: readyAtSchema,
     currency: currencySchema,
     merchant: z.strictObject({ id: identifier, displayName: z.string(), statementDescriptor: z.string() }),
     location: z.strictObject({

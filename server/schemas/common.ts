@@ -16,6 +16,19 @@ export const jsonInteger = (min: number, max: number) => z.number().int().min(mi
 export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal string");
 export const nonNegativeDecimal = z.string().max(32).regex(/^\d+(\.\d+)?$/, "must be a non-negative decimal string");
 export const dateTime = z.iso.datetime({ offset: true });
+
+/** A short number to read out, on every view of an order (receipt, order history). */
+export const orderNumberSchema = z
+  .string()
+  .regex(/^[0-9A-Z]{3}-[0-9A-Z]{3}$/)
+  .meta({ description: "Short number to read out at the counter or to the courier (e.g. K7Q-2M4); derived from the order id, so stable. Not unique across all orders: the order id is the identifier." });
+
+export const readyAtSchema = dateTime
+  .nullable()
+  .meta({
+    description:
+      "When the order should be ready, fixed when it was placed: placedAt plus the method's lead time, and for LATER no earlier than the booked time. For delivery, when it should arrive: that plus the courier's quoted travel time. Null only on orders placed before this was recorded.",
+  });
 export const currencySchema = z.enum(["usd", "gbp", "aed", "aud"]);
 export const fulfilmentMethodSchema = z.enum(["takeout", "table_side", "room_service", "delivery"]);
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { deliveryAddressSchema } from "./cart";
-import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, locationIdParam, pageCursor } from "./common";
+import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, locationIdParam, orderNumberSchema, pageCursor, readyAtSchema } from "./common";
 
 /** Request and response schemas of customer sign-in and customer data. */
 
@@ -96,8 +96,10 @@ export const customerOrderSchema = z
     receiptId: identifier.meta({ description: "Open it at GET /receipts/{receiptId} with the same bearer token." }),
     locationId: identifier,
     restaurantDisplayName: z.string(),
+    orderNumber: orderNumberSchema,
     status: z.enum(["order_pending", "completed"]).meta({ description: "`completed` once the restaurant accepted the order." }),
     placedAt: dateTime,
+    readyAt: readyAtSchema,
     fulfilmentMethod: fulfilmentMethodSchema,
     pickupType: z.enum(["ASAP", "LATER"]),
     orderDate: z.string(),

@@ -95,7 +95,14 @@ describe("orders", () => {
     const page2 = (await get(token, `/customer/orders?limit=2&cursor=${page1.nextCursor ?? ""}`)).body as OrdersPage;
     expect(page2.orders.map((order) => order.id)).toEqual([placed[0]]);
     expect(page2.nextCursor).toBeNull();
-    for (const order of [...page1.orders, ...page2.orders]) expect((await get(token, `/receipts/${order.receiptId}`)).status).toBe(200);
+    for (const order of [...page1.orders, ...page2.orders]) {
+      const receipt = await get(token, `/receipts/${order.receiptId}`);
+      expect(receipt.status).toBe(200);
+      // The history names each order as its receipt does: the number to read out and the ready time.
+      const { orderNumber, readyAt } = receipt.body as { orderNumber: string; readyAt: string | null };
+      expect(order).toMatchObject({ orderNumber, readyAt });
+      expect(readyAt).not.toBeNull();
+    }
     expect((await get(token, "/customer/orders?cursor=not-a-cursor")).status).toBe(400);
   });
 

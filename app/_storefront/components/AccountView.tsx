@@ -140,7 +140,7 @@ function SignedInAccount(props: { location: Location; session: CustomerSession }
             {orders.items.map((order) => (
               <li key={order.id} className={styles.orderRow} data-testid="order-history-entry">
                 <div>
-                  <strong>{order.restaurantDisplayName}</strong> · {dateTime(order.placedAt, location.timeZone)}
+                  <strong>{order.restaurantDisplayName}</strong> · Order {order.orderNumber} · {dateTime(order.placedAt, location.timeZone)}
                 </div>
                 <div className={styles.muted}>
                   {order.lines.map((line) => `${line.quantity} × ${line.name}`).join(", ")} · {methodLabels[order.fulfilmentMethod]} ·{" "}

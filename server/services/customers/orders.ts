@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import { orderLines, orders, receipts } from "../../../db/schema";
 import type { DeliveryAddress } from "../../domain/delivery";
+import { orderNumberOf } from "../../domain/order-number";
 import { formatMinor, toDecimalString } from "../../domain/money";
 import type { CustomerOrderView } from "../../schemas/customer";
 import type { RequestContext } from "../../app/request-context";
@@ -42,8 +43,10 @@ export async function listCustomerOrders(ctx: RequestContext, input: { limit: nu
         receiptId,
         locationId: order.locationId,
         restaurantDisplayName: order.restaurantDisplayName,
+        orderNumber: orderNumberOf(order.id),
         status: isAccepted(order, now) ? "completed" : "order_pending",
         placedAt: order.placedAt.toISOString(),
+        readyAt: order.readyAt?.toISOString() ?? null,
         fulfilmentMethod: order.fulfilmentMethod,
         pickupType: order.pickupType,
         orderDate: order.orderDate,
