@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, type ReactNode } from "react";
+import { openModals } from "../lib/open-modals";
 import styles from "../storefront.module.css";
 
 /**
@@ -19,12 +20,21 @@ export function Modal(props: { open: boolean; onClose: () => void; labelledBy: s
     if (open && !dialog.open) {
       returnFocusTo.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
       dialog.showModal();
+      openModals.opened(dialog);
     } else if (!open && dialog.open) {
       dialog.close();
     }
   }, [open]);
 
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    return () => {
+      if (dialog) openModals.closed(dialog);
+    };
+  }, []);
+
   const handleClose = () => {
+    if (dialogRef.current) openModals.closed(dialogRef.current);
     onClose();
     const target = returnFocusTo.current;
     returnFocusTo.current = null;

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
 import { catalogApi, type NewItem } from "../lib/api";
 import type { Location, Menus, OrderTimeChoice, Product } from "../lib/types";
+import { useTopModal } from "../lib/open-modals";
 import { useCart } from "../lib/use-cart";
 import { useQuery } from "../lib/use-query";
 import { SignInSlot } from "../slots/SignInSlot";
@@ -71,9 +72,9 @@ function LocationStorefront(props: { location: Location; initialMenus: Menus | u
   const cartState = useCart(location.id, location.fulfillmentMethods[0]?.method, location.merchant.slug);
   const [product, setProduct] = useState<Product | null>(null);
   const [cartOpen, setCartOpen] = useState(false);
-  // A modal <dialog> makes the page behind it inert: notices move into the open one, so that they
-  // stay readable and their Dismiss button works while the cart or a product is open.
-  const [toastHost, setToastHost] = useState<Element | null>(null);
+  // A modal <dialog> makes the page behind it inert: notices move into the one on top, so that they
+  // stay readable and their Dismiss button works while the cart, a product or sign-in is open.
+  const topModal = useTopModal();
   // A reload (or a return from another tab's link) during checkout brings the customer back to the
   // open cart, where they were, rather than to the top of the menu.
   // Kept per cart, so the next cart (after an order) does not open by itself.
@@ -110,18 +111,8 @@ function LocationStorefront(props: { location: Location; initialMenus: Menus | u
     return () => clearTimeout(timer);
   }, [toasts]);
 
-  // Child effects (Modal's showModal) have run by now, so the open dialog, if any, is in the DOM.
-  useEffect(() => {
-    const host = document.querySelector("dialog[open]");
-    setToastHost(host);
-    if (!host) return;
-    const leave = () => setToastHost(document.querySelector("dialog[open]"));
-    host.addEventListener("close", leave);
-    return () => host.removeEventListener("close", leave);
-  }, [cartOpen, product, toasts]);
-
-  const toastRegion = (
-    <div className={styles.toasts} role="status" aria-live="polite" data-testid="toasts">
+  const toastItems = (
+    <>
       {toasts.map((toast) => (
         <p key={toast.id} className={styles.toast}>
           {toast.text}
@@ -130,7 +121,7 @@ function LocationStorefront(props: { location: Location; initialMenus: Menus | u
           </button>
         </p>
       ))}
-    </div>
+    </>
   );
 
   useEffect(() => {
@@ -229,7 +220,18 @@ function LocationStorefront(props: { location: Location; initialMenus: Menus | u
       <ProductDialog product={product} currency={location.currency} onClose={closeProduct} onAdd={addOrReplace} onAdded={onAdded} />
       <CartDrawer open={cartOpen} onClose={() => setCartOpen(false)} location={location} cartState={{ ...cartState, setOrderTime }} gratuity={gratuity} reselect={reselect} />
 
-      {toastHost ? createPortal(toastRegion, toastHost) : toastRegion}
+      {/* The page's region stays mounted, so a notice added as a dialog closes is announced from it. */}
+      <div className={styles.toasts} role="status" aria-live="polite" data-testid={topModal ? "toasts-behind-dialog" : "toasts"}>
+        {topModal ? null : toastItems}
+      </div>
+      {topModal
+        ? createPortal(
+            <div className={styles.toasts} role="status" aria-live="polite" data-testid="toasts">
+              {toastItems}
+            </div>,
+            topModal,
+          )
+        : null}
     </div>
   );
 }
