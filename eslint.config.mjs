@@ -55,6 +55,13 @@ export default tseslint.config(
     files: ["server/services/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", { patterns: [{ group: ["**/http/*", "**/trpc/*", "**/routers/*", "next", "next/*"], message: "Services know no transport: nothing from server/http, server/trpc or server/routers." }] }],
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "MemberExpression[property.name='header']",
+          message: "Services read no headers: the operation's kind (server/trpc/procedures.ts) puts the credential, the If-Match revision and the Idempotency-Key's transaction on the context.",
+        },
+      ],
     },
   },
   {

@@ -1,10 +1,14 @@
 import type { AppDeps } from "../../server/app/deps";
 import type { FulfilmentMethod } from "../../server/domain/catalog-types";
+import { parseIfMatch } from "../../server/domain/etag";
+import { AppError } from "../../server/errors";
 import { toAppError } from "../../server/errors-map";
 import { newRequestId } from "../../server/http/request-id";
 import { addItem, type AddItemInput } from "../../server/services/cart-operations";
 import { getMenus } from "../../server/services/catalog";
 import { createOrderingSession, getCart } from "../../server/services/carts";
+import { idempotentRequest, runIdempotent } from "../../server/services/idempotency";
+import type { CartMutationContext, TransactionalWrite } from "../../server/services/operation-context";
 import { createRequestContext, type RequestContext } from "../../server/app/request-context";
 
 /**
@@ -34,25 +38,52 @@ export type ControlResponse = { status: number; headers: Record<string, string>;
 
 type Operation = { method: "GET" | "POST"; run: (ctx: RequestContext, query: URLSearchParams, body: Record<string, unknown>) => Promise<unknown> };
 
+/**
+ * A write as its operation's kind runs it (server/trpc/procedures.ts), without tRPC: the
+ * Idempotency-Key's transaction around the use case, the answer stored with it.
+ */
+async function underKey<T>(ctx: RequestContext, operation: string, input: unknown, status: number, write: (ctx: TransactionalWrite) => Promise<T>): Promise<T> {
+  const parsed = parseIfMatch(ctx.header("if-match"));
+  const expectedRevision = parsed.kind === "revision" ? parsed.revision : undefined;
+  const request = await idempotentRequest(ctx, { operation, input, key: ctx.header("idempotency-key"), ifMatch: ctx.header("if-match") });
+  const outcome = await runIdempotent(ctx.deps, request, async (tx) => {
+    const body = await write({ ...ctx, tx, expectedRevision });
+    return { body, status, headers: { ...ctx.response.headers } };
+  });
+  ctx.response.status = outcome.status;
+  Object.assign(ctx.response.headers, outcome.headers);
+  return outcome.body;
+}
+
+function cartMutationContext(ctx: TransactionalWrite): CartMutationContext {
+  if (ctx.expectedRevision === undefined) throw new AppError("PRECONDITION_REQUIRED", "send If-Match");
+  return { ...ctx, expectedRevision: ctx.expectedRevision };
+}
+
 // Inputs are taken as sent, unvalidated: validation is part of what the facade costs, and the
 // services still check everything that matters for correctness (ids, credentials, modifiers).
 const operations: Record<string, Operation> = {
   menus: { method: "GET", run: (ctx, query) => getMenus(ctx, { locationId: query.get("locationId") ?? "" }) },
   "ordering-session": {
     method: "POST",
-    run: (ctx, query, body) =>
-      createOrderingSession(ctx, { locationId: query.get("locationId") ?? "", fulfillmentMethod: body.fulfillmentMethod as FulfilmentMethod }),
+    run: (ctx, query, body) => {
+      const input = { locationId: query.get("locationId") ?? "", fulfillmentMethod: body.fulfillmentMethod as FulfilmentMethod };
+      return underKey(ctx, "carts.createOrderingSession", input, 201, (write) => createOrderingSession(write, input));
+    },
   },
   "add-item": {
     method: "POST",
-    run: (ctx, query, body) =>
-      addItem(ctx, { locationId: query.get("locationId") ?? "", cartId: query.get("cartId") ?? "" }, {
+    run: (ctx, query, body) => {
+      const ids = { locationId: query.get("locationId") ?? "", cartId: query.get("cartId") ?? "" };
+      const item: AddItemInput = {
         productId: body.productId as string,
         quantity: body.quantity as number,
         selections: (body.selections ?? []) as AddItemInput["selections"],
         itemUnavailableAction: "remove_item",
         specialInstructions: body.specialInstructions as string | undefined,
-      }),
+      };
+      return underKey(ctx, "carts.addItem", { ...ids, ...item }, 200, (write) => addItem(cartMutationContext(write), ids, item));
+    },
   },
   cart: { method: "GET", run: (ctx, query) => getCart(ctx, { locationId: query.get("locationId") ?? "", cartId: query.get("cartId") ?? "" }) },
 };
@@ -65,7 +96,9 @@ export async function runControlOperation(deps: AppDeps, request: ControlRequest
   const operation = operations[request.operation];
   if (!operation) return json(404, { code: "NOT_FOUND", message: "unknown bench operation" });
   if (request.method !== operation.method) return json(405, { code: "METHOD_NOT_ALLOWED", message: `use ${operation.method}` });
-  const ctx = createRequestContext({ requestId: newRequestId(), deps, clientIp: request.clientIp, origin: request.origin, headers: request.headers });
+  const created = createRequestContext({ requestId: newRequestId(), deps, clientIp: request.clientIp, origin: request.origin, headers: request.headers });
+  const credential = { ...(request.headers.get("x-cart-token") ? { cartToken: request.headers.get("x-cart-token") ?? "" } : {}), ...(request.headers.get("authorization") ? { bearer: request.headers.get("authorization") ?? "" } : {}) };
+  const ctx: RequestContext = { ...created, credential };
   try {
     const body = request.bodyText === "" ? {} : (JSON.parse(request.bodyText) as Record<string, unknown>);
     const result = await operation.run(ctx, request.query, body);

@@ -3,7 +3,8 @@ import { addItemBodySchema, cartPath, cartSchema, gratuityBodySchema } from "../
 import { cartIdParam, etagResponseHeaders, fulfilmentMethodSchema, identifier, itemIdParam, jsonInteger, locationIdParam, pathId } from "../schemas/common";
 import * as cartOps from "../services/cart-operations";
 import * as carts from "../services/carts";
-import { procedure, router } from "../trpc/init";
+import { router } from "../trpc/init";
+import { cartMutation, readProcedure, transactionalWrite } from "../trpc/procedures";
 import { responseSchema } from "../trpc/response-validation";
 import { cartQuoteProcedures } from "./cart-quotes";
 import { cartMutationMeta, cartReadMeta, writeMeta, type OperationTag } from "./meta";
@@ -31,90 +32,84 @@ const orderTimeInput = z
 const gratuityInput = gratuityBodySchema.safeExtend(cartPath);
 
 export const cartsRouter = router({
-  createOrderingSession: procedure
-    .meta(
-      writeMeta(
-        {
-          method: "POST",
-          path: "/locations/{locationId}/ordering-sessions",
-          tags: ["Ordering sessions"],
-          summary: "Start ordering: creates a guest cart and returns its capability once",
-          description:
-            "Keep cart.id, cartAccessToken and the ETag together. The token is shown only in this response; send it as X-Cart-Token. A retry with the same Idempotency-Key replays the cart without the token (an anonymous caller is known only by its address, which others behind the same NAT share): a client that lost the first answer starts a new session.",
-        },
-        201,
-      ),
-    )
-    .input(z.strictObject({ locationId: locationIdParam, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }))
-    .output(responseSchema(z.strictObject({ cart: cartSchema, cartAccessToken: z.string().optional() })))
-    .mutation(({ ctx, input }) => carts.createOrderingSession(ctx, input)),
+  createOrderingSession: transactionalWrite(
+    writeMeta(
+      {
+        method: "POST",
+        path: "/locations/{locationId}/ordering-sessions",
+        tags: ["Ordering sessions"],
+        summary: "Start ordering: creates a guest cart and returns its capability once",
+        description:
+          "Keep cart.id, cartAccessToken and the ETag together. The token is shown only in this response; send it as X-Cart-Token. A retry with the same Idempotency-Key replays the cart without the token (an anonymous caller is known only by its address, which others behind the same NAT share): a client that lost the first answer starts a new session.",
+      },
+      201,
+    ),
+    { input: z.strictObject({ locationId: locationIdParam, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }), output: z.strictObject({ cart: cartSchema, cartAccessToken: z.string().optional() }) },
+    ({ ctx, input }) => carts.createOrderingSession(ctx, input),
+    { withoutCredential: carts.orderingSessionWithoutToken },
+  ),
 
-  get: procedure
-    .meta(cartReadMeta({ method: "GET", path: "/locations/{locationId}/carts/{cartId}", tags, summary: "Read a cart" }, etagResponseHeaders))
+  get: readProcedure(cartReadMeta({ method: "GET", path: "/locations/{locationId}/carts/{cartId}", tags, summary: "Read a cart" }, etagResponseHeaders))
     .input(z.object(cartPath))
     .output(responseSchema(cartSchema))
     .query(({ ctx, input }) => carts.getCart(ctx, input)),
 
-  addItem: procedure
-    .meta(cartMutationMeta({ method: "POST", path: "/locations/{locationId}/carts/{cartId}/items", tags, summary: "Add a product with its modifier selections" }))
-    .input(z.strictObject({ ...cartPath, ...addItemBodySchema }))
-    .output(responseSchema(cartSchema))
-    .mutation(({ ctx, input }) => {
+  addItem: cartMutation(
+    cartMutationMeta({ method: "POST", path: "/locations/{locationId}/carts/{cartId}/items", tags, summary: "Add a product with its modifier selections" }),
+    { input: z.strictObject({ ...cartPath, ...addItemBodySchema }), output: cartSchema },
+    ({ ctx, input }) => {
       const { locationId, cartId, ...item } = input;
       return cartOps.addItem(ctx, { locationId, cartId }, item);
+    },
+  ),
+
+  updateItemQuantity: cartMutation(
+    cartMutationMeta({ method: "PATCH", path: "/locations/{locationId}/carts/{cartId}/cart-item/{itemId}/quantity", tags, summary: "Set a line's quantity (0 removes it)" }),
+    { input: z.strictObject({ ...cartPath, itemId: itemIdParam, quantity: jsonInteger(0, 9999) }), output: cartSchema },
+    ({ ctx, input }) => cartOps.updateItemQuantity(ctx, input, input.quantity),
+  ),
+
+  updateOrderTime: cartMutation(
+    cartMutationMeta({
+      method: "PUT",
+      path: "/locations/{locationId}/carts/{cartId}/update-order-time",
+      operationId: "storefrontUpdateCartOrderTime",
+      tags,
+      summary: "Order as soon as possible, or at a bookable later time",
     }),
-
-  updateItemQuantity: procedure
-    .meta(cartMutationMeta({ method: "PATCH", path: "/locations/{locationId}/carts/{cartId}/cart-item/{itemId}/quantity", tags, summary: "Set a line's quantity (0 removes it)" }))
-    .input(z.strictObject({ ...cartPath, itemId: itemIdParam, quantity: jsonInteger(0, 9999) }))
-    .output(responseSchema(cartSchema))
-    .mutation(({ ctx, input }) => cartOps.updateItemQuantity(ctx, input, input.quantity)),
-
-  updateOrderTime: procedure
-    .meta(
-      cartMutationMeta({
-        method: "PUT",
-        path: "/locations/{locationId}/carts/{cartId}/update-order-time",
-        operationId: "storefrontUpdateCartOrderTime",
-        tags,
-        summary: "Order as soon as possible, or at a bookable later time",
-      }),
-    )
-    .input(orderTimeInput)
-    .output(responseSchema(cartSchema))
-    .mutation(({ ctx, input }) =>
+    { input: orderTimeInput, output: cartSchema },
+    ({ ctx, input }) =>
       cartOps.updateOrderTime(
         ctx,
         input,
         input.pickupType === "ASAP" ? { pickupType: "ASAP" } : { pickupType: "LATER", orderDate: input.orderDate ?? "", orderTime: input.orderTime ?? "" },
       ),
-    ),
+  ),
 
-  setGratuity: procedure
-    .meta(cartMutationMeta({ method: "PUT", path: "/locations/{locationId}/carts/{cartId}/gratuity", tags, summary: "Set the gratuity as a rate or an amount" }))
-    .input(gratuityInput)
-    .output(responseSchema(cartSchema))
-    .mutation(({ ctx, input }) =>
+  setGratuity: cartMutation(
+    cartMutationMeta({ method: "PUT", path: "/locations/{locationId}/carts/{cartId}/gratuity", tags, summary: "Set the gratuity as a rate or an amount" }),
+    { input: gratuityInput, output: cartSchema },
+    ({ ctx, input }) =>
       cartOps.setGratuity(ctx, input, input.rate !== undefined ? { rate: input.rate } : { amount: input.amount ?? "" }),
-    ),
+  ),
 
-  expire: procedure
-    .meta(cartMutationMeta({ method: "DELETE", path: "/locations/{locationId}/carts/{cartId}", tags, summary: "Expire (abandon) the cart" }))
-    .input(z.object(cartPath))
-    .output(responseSchema(cartSchema))
-    .mutation(({ ctx, input }) => cartOps.expireCart(ctx, input)),
+  expire: cartMutation(
+    cartMutationMeta({ method: "DELETE", path: "/locations/{locationId}/carts/{cartId}", tags, summary: "Expire (abandon) the cart" }),
+    { input: z.object(cartPath), output: cartSchema },
+    ({ ctx, input }) => cartOps.expireCart(ctx, input),
+  ),
 
-  applyDiscount: procedure
-    .meta(cartMutationMeta({ method: "POST", path: "/locations/{locationId}/discounts/apply-discount", tags: ["Discounts"], summary: "Apply a discount code to a cart" }))
-    .input(z.strictObject({ locationId: locationIdParam, cartId: pathId, code: identifier }))
-    .output(responseSchema(cartSchema))
-    .mutation(({ ctx, input }) => cartOps.applyDiscount(ctx, input, input.code)),
+  applyDiscount: cartMutation(
+    cartMutationMeta({ method: "POST", path: "/locations/{locationId}/discounts/apply-discount", tags: ["Discounts"], summary: "Apply a discount code to a cart" }),
+    { input: z.strictObject({ locationId: locationIdParam, cartId: pathId, code: identifier }), output: cartSchema },
+    ({ ctx, input }) => cartOps.applyDiscount(ctx, input, input.code),
+  ),
 
-  removeDiscount: procedure
-    .meta(cartMutationMeta({ method: "DELETE", path: "/locations/{locationId}/discounts/apply-discount", tags: ["Discounts"], summary: "Remove the cart's discount code" }))
-    .input(z.object({ locationId: locationIdParam, cartId: cartIdParam }))
-    .output(responseSchema(cartSchema))
-    .mutation(({ ctx, input }) => cartOps.removeDiscount(ctx, input)),
+  removeDiscount: cartMutation(
+    cartMutationMeta({ method: "DELETE", path: "/locations/{locationId}/discounts/apply-discount", tags: ["Discounts"], summary: "Remove the cart's discount code" }),
+    { input: z.object({ locationId: locationIdParam, cartId: cartIdParam }), output: cartSchema },
+    ({ ctx, input }) => cartOps.removeDiscount(ctx, input),
+  ),
 
   ...cartQuoteProcedures,
 });

@@ -27,7 +27,8 @@ import { getCustomerProfile } from "../services/customers/profile";
 import { deleteSavedPayment, listSavedPayments } from "../services/customers/saved-payments";
 import { logout } from "../services/customers/sessions";
 import { login, verifyOtp } from "../services/customers/sign-in";
-import { procedure, router } from "../trpc/init";
+import { router } from "../trpc/init";
+import { committingWrite, readProcedure, transactionalWrite } from "../trpc/procedures";
 import { responseSchema } from "../trpc/response-validation";
 import { anonymousWriteMeta, customerReadMeta, customerWriteMeta, type OperationTag } from "./meta";
 
@@ -47,188 +48,169 @@ const CODE_ERRORS =
  * `Authorization: Bearer <token>`.
  */
 export const customerRouter = router({
-  login: procedure
-    .meta(
-      anonymousWriteMeta(
-        {
-          method: "POST",
-          path: "/customer/auth/login",
-          tags: authTags,
-          summary: "Send a one-time sign-in code to an e-mail address or phone number",
-          description: `Starts sign-in at one merchant. The answer, its status and its timing are the same whether or not a customer with this identifier exists (the customer is created when the code is proven). \`delivery\` is \`email\` for an e-mail address and \`sms\` for a phone number; a phone number is refused (400) when the service has no SMS transport (SMTP configured). An idempotent replay answers the same methodId and sends nothing. ${CODE_RULES}`,
-        },
-        [400, 404, 409, 429, 500],
-      ),
-    )
-    .input(z.strictObject(loginBody))
-    .output(responseSchema(loginChallengeSchema))
-    .mutation(({ ctx, input }) => login(ctx, input)),
+  login: transactionalWrite(
+    anonymousWriteMeta(
+      {
+        method: "POST",
+        path: "/customer/auth/login",
+        tags: authTags,
+        summary: "Send a one-time sign-in code to an e-mail address or phone number",
+        description: `Starts sign-in at one merchant. The answer, its status and its timing are the same whether or not a customer with this identifier exists (the customer is created when the code is proven). \`delivery\` is \`email\` for an e-mail address and \`sms\` for a phone number; a phone number is refused (400) when the service has no SMS transport (SMTP configured). An idempotent replay answers the same methodId and sends nothing. ${CODE_RULES}`,
+      },
+      [400, 404, 409, 429, 500],
+    ),
+    { input: z.strictObject(loginBody), output: loginChallengeSchema },
+    ({ ctx, input }) => login(ctx, input),
+  ),
 
-  verifyOtp: procedure
-    .meta(
-      anonymousWriteMeta(
-        {
-          method: "POST",
-          path: "/customer/auth/verify-otp",
-          tags: authTags,
-          summary: "Prove the one-time code: answers a merchant-bound customer token",
-          description: `Send the same merchantSlug and identifierString as the login, its methodId and the code. The answer is \`{ token, customer }\`: the token is a customer JWT bound to this merchant (valid CUSTOMER_SESSION_TTL_HOURS, 30 days, unless signed out), sent as \`Authorization: Bearer <token>\`. Customers are per merchant: the same e-mail address at two merchants is two customers. Optional profile fields (customerName, lastName, phoneNumber) are saved once the code is proven. ${CODE_ERRORS} ${CODE_RULES}`,
-        },
-        [400, 401, 404, 409, 429, 500],
-      ),
-    )
-    .input(z.strictObject(verifyOtpBody))
-    .output(responseSchema(customerSessionSchema))
-    .mutation(({ ctx, input }) => verifyOtp(ctx, input)),
+  verifyOtp: committingWrite(
+    anonymousWriteMeta(
+      {
+        method: "POST",
+        path: "/customer/auth/verify-otp",
+        tags: authTags,
+        summary: "Prove the one-time code: answers a merchant-bound customer token",
+        description: `Send the same merchantSlug and identifierString as the login, its methodId and the code. The answer is \`{ token, customer }\`: the token is a customer JWT bound to this merchant (valid CUSTOMER_SESSION_TTL_HOURS, 30 days, unless signed out), sent as \`Authorization: Bearer <token>\`. Customers are per merchant: the same e-mail address at two merchants is two customers. Optional profile fields (customerName, lastName, phoneNumber) are saved once the code is proven. ${CODE_ERRORS} ${CODE_RULES}`,
+      },
+      [400, 401, 404, 409, 429, 500],
+    ),
+    { input: z.strictObject(verifyOtpBody), output: customerSessionSchema },
+    ({ ctx, input }) => verifyOtp(ctx, input),
+  ),
 
-  logout: procedure
-    .meta(
-      customerWriteMeta(
-        {
-          method: "DELETE",
-          path: "/customer/logout",
-          tags: authTags,
-          summary: "Sign out: revokes the session at once",
-          description: "From the next request on, the token is refused with 401 everywhere. A retry with the same Idempotency-Key replays the answer.",
-        },
-        [400, 401, 409, 429, 500, 503],
-      ),
-    )
-    .input(z.object({}))
-    .output(responseSchema(logoutSchema))
-    .mutation(({ ctx }) => logout(ctx)),
+  logout: transactionalWrite(
+    customerWriteMeta(
+      {
+        method: "DELETE",
+        path: "/customer/logout",
+        tags: authTags,
+        summary: "Sign out: revokes the session at once",
+        description: "From the next request on, the token is refused with 401 everywhere. A retry with the same Idempotency-Key replays the answer.",
+      },
+      [400, 401, 409, 429, 500, 503],
+    ),
+    { input: z.object({}), output: logoutSchema },
+    ({ ctx }) => logout(ctx),
+  ),
 
-  get: procedure
-    .meta(customerReadMeta({ method: "GET", path: "/customer", tags, summary: "The signed-in customer's profile" }))
+  get: readProcedure(customerReadMeta({ method: "GET", path: "/customer", tags, summary: "The signed-in customer's profile" }))
     .input(z.object({}))
     .output(responseSchema(customerSchema))
     .query(({ ctx }) => getCustomerProfile(ctx)),
 
-  orders: procedure
-    .meta(
-      customerReadMeta({
-        method: "GET",
-        path: "/customer/orders",
-        tags,
-        summary: "The customer's orders, newest first, with receipt ids",
-        description: "Paid orders of this customer (orders paid while signed in). Paginated: pass `nextCursor` as `cursor` for the next page. Each order's receipt opens at GET /receipts/{receiptId} with the same bearer token.",
-      }),
-    )
+  orders: readProcedure(
+    customerReadMeta({
+      method: "GET",
+      path: "/customer/orders",
+      tags,
+      summary: "The customer's orders, newest first, with receipt ids",
+      description: "Paid orders of this customer (orders paid while signed in). Paginated: pass `nextCursor` as `cursor` for the next page. Each order's receipt opens at GET /receipts/{receiptId} with the same bearer token.",
+    }),
+  )
     .input(z.object(ordersQuery))
     .output(responseSchema(customerOrdersPageSchema))
     .query(({ ctx, input }) => listCustomerOrders(ctx, input)),
 
-  addresses: procedure
-    .meta(
-      customerReadMeta({
-        method: "GET",
-        path: "/customer/addresses",
-        tags,
-        summary: "Delivery addresses remembered from the customer's orders",
-        description: "DeliveryAddress objects, most recently used first, each address once (compared by its written parts, ignoring case and spacing); at most 20. Ready to send to PUT .../set-delivery.",
-      }),
-    )
+  addresses: readProcedure(
+    customerReadMeta({
+      method: "GET",
+      path: "/customer/addresses",
+      tags,
+      summary: "Delivery addresses remembered from the customer's orders",
+      description: "DeliveryAddress objects, most recently used first, each address once (compared by its written parts, ignoring case and spacing); at most 20. Ready to send to PUT .../set-delivery.",
+    }),
+  )
     .input(z.object({}))
     .output(responseSchema(customerAddressesSchema))
     .query(({ ctx }) => listCustomerAddresses(ctx)),
 
-  savedPayments: procedure
-    .meta(
-      customerReadMeta({
-        method: "GET",
-        path: "/customer/saved-payments",
-        tags,
-        summary: "Cards saved at the card processor for this customer",
-        description:
-          "Cards are saved by paying while signed in. Brand, last 4 digits and expiry only. With Stripe configured they are the Stripe customer's card payment methods; with the simulated processor, those of its in-memory ledger (lost on restart).",
-      }),
-    )
+  savedPayments: readProcedure(
+    customerReadMeta({
+      method: "GET",
+      path: "/customer/saved-payments",
+      tags,
+      summary: "Cards saved at the card processor for this customer",
+      description:
+        "Cards are saved by paying while signed in. Brand, last 4 digits and expiry only. With Stripe configured they are the Stripe customer's card payment methods; with the simulated processor, those of its in-memory ledger (lost on restart).",
+    }),
+  )
     .input(z.object({}))
     .output(responseSchema(savedPaymentsSchema))
     .query(({ ctx }) => listSavedPayments(ctx)),
 
-  deleteSavedPayment: procedure
-    .meta(
-      customerWriteMeta(
-        {
-          method: "DELETE",
-          path: "/customer/saved-payments/{paymentId}",
-          tags,
-          summary: "Remove a saved card",
-          description: "Detaches the card from the customer at the card processor. A card that is not one of this customer's (including another customer's) is 404.",
-        },
-        [400, 401, 404, 409, 429, 500, 503],
-      ),
-    )
-    .input(z.object({ paymentId: pathId.meta({ param: { description: "The saved card's id: `paymentMethods[].id` of GET /customer/saved-payments." } }) }))
-    .output(responseSchema(deletedSavedPaymentSchema))
-    .mutation(({ ctx, input }) => deleteSavedPayment(ctx, input.paymentId)),
-
-  loyaltyLedger: procedure
-    .meta(
-      customerReadMeta({
-        method: "GET",
-        path: "/customer/locations/{locationId}/loyalty/ledger",
+  deleteSavedPayment: committingWrite(
+    customerWriteMeta(
+      {
+        method: "DELETE",
+        path: "/customer/saved-payments/{paymentId}",
         tags,
-        summary: "Loyalty points earned and the balance",
-        description:
-          "The merchant's programme: every completed order paid while signed in earns `pointsPerUnit` points per whole currency unit of its subTotal. Entries are append-only (one per order), newest first and paginated; `balance` is their sum across all the merchant's locations. A location of another merchant than the session's is 403.",
-      }),
-    )
+        summary: "Remove a saved card",
+        description: "Detaches the card from the customer at the card processor. A card that is not one of this customer's (including another customer's) is 404.",
+      },
+      [400, 401, 404, 409, 429, 500, 503],
+    ),
+    { input: z.object({ paymentId: pathId.meta({ param: { description: "The saved card's id: `paymentMethods[].id` of GET /customer/saved-payments." } }) }), output: deletedSavedPaymentSchema },
+    ({ ctx, input }) => deleteSavedPayment(ctx, input.paymentId),
+  ),
+
+  loyaltyLedger: readProcedure(
+    customerReadMeta({
+      method: "GET",
+      path: "/customer/locations/{locationId}/loyalty/ledger",
+      tags,
+      summary: "Loyalty points earned and the balance",
+      description:
+        "The merchant's programme: every completed order paid while signed in earns `pointsPerUnit` points per whole currency unit of its subTotal. Entries are append-only (one per order), newest first and paginated; `balance` is their sum across all the merchant's locations. A location of another merchant than the session's is 403.",
+    }),
+  )
     .input(z.object(ledgerQuery))
     .output(responseSchema(loyaltyLedgerSchema))
     .query(({ ctx, input }) => readLoyaltyLedger(ctx, input)),
 
-  startPhoneVerification: procedure
-    .meta(
-      customerWriteMeta(
-        {
-          method: "POST",
-          path: "/customer/phone-verification",
-          tags,
-          summary: "Send a verification code by SMS to a phone number",
-          description: `The number is normalised to E.164 (a number without a country code is read in the merchant's country). A number already verified by another customer of this merchant is 409 RESOURCE_CONFLICT; the customer's own verified number is 409 too. Refused (400) when the service has no SMS transport. ${CODE_RULES}`,
-        },
-        [400, 401, 404, 409, 429, 500, 503],
-      ),
-    )
-    .input(z.strictObject(phoneVerificationBody))
-    .output(responseSchema(phoneVerificationSchema))
-    .mutation(({ ctx, input }) => startPhoneVerification(ctx, input)),
+  startPhoneVerification: transactionalWrite(
+    customerWriteMeta(
+      {
+        method: "POST",
+        path: "/customer/phone-verification",
+        tags,
+        summary: "Send a verification code by SMS to a phone number",
+        description: `The number is normalised to E.164 (a number without a country code is read in the merchant's country). A number already verified by another customer of this merchant is 409 RESOURCE_CONFLICT; the customer's own verified number is 409 too. Refused (400) when the service has no SMS transport. ${CODE_RULES}`,
+      },
+      [400, 401, 404, 409, 429, 500, 503],
+    ),
+    { input: z.strictObject(phoneVerificationBody), output: phoneVerificationSchema },
+    ({ ctx, input }) => startPhoneVerification(ctx, input),
+  ),
 
-  confirmPhoneVerification: procedure
-    .meta(
-      customerWriteMeta(
-        {
-          method: "POST",
-          path: "/customer/phone-verification/confirmation",
-          tags,
-          summary: "Prove the SMS code: the number becomes the customer's verified number",
-          description: `Answers \`{ token, customer }\` with phoneNumberVerified true; the token is a fresh one for the same session (the one sent stays valid). The code works only for the customer who requested it. ${CODE_ERRORS}`,
-        },
-        [400, 401, 404, 409, 429, 500, 503],
-      ),
-    )
-    .input(z.strictObject(phoneConfirmationBody))
-    .output(responseSchema(customerSessionSchema))
-    .mutation(({ ctx, input }) => confirmPhoneVerification(ctx, input)),
+  confirmPhoneVerification: committingWrite(
+    customerWriteMeta(
+      {
+        method: "POST",
+        path: "/customer/phone-verification/confirmation",
+        tags,
+        summary: "Prove the SMS code: the number becomes the customer's verified number",
+        description: `Answers \`{ token, customer }\` with phoneNumberVerified true; the token is a fresh one for the same session (the one sent stays valid). The code works only for the customer who requested it. ${CODE_ERRORS}`,
+      },
+      [400, 401, 404, 409, 429, 500, 503],
+    ),
+    { input: z.strictObject(phoneConfirmationBody), output: customerSessionSchema },
+    ({ ctx, input }) => confirmPhoneVerification(ctx, input),
+  ),
 
-  createCart: procedure
-    .meta(
-      customerWriteMeta(
-        {
-          method: "POST",
-          path: "/locations/{locationId}/carts",
-          tags: ["Carts"],
-          summary: "Create a cart owned by the signed-in customer",
-          description:
-            "Like the ordering session, but the cart belongs to the customer: there is no cartAccessToken, the bearer token is the cart's credential for every cart and checkout operation, and the paid order (with its receipt and loyalty points) is the customer's. The location must belong to the session's merchant (else 403).",
-        },
-        [400, 401, 403, 404, 409, 429, 500, 503],
-        { successStatus: 201, responseHeaders: etagResponseHeaders },
-      ),
-    )
-    .input(z.strictObject({ locationId: locationIdParam, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }))
-    .output(responseSchema(z.strictObject({ cart: cartSchema })))
-    .mutation(({ ctx, input }) => createCustomerCart(ctx, input)),
+  createCart: transactionalWrite(
+    customerWriteMeta(
+      {
+        method: "POST",
+        path: "/locations/{locationId}/carts",
+        tags: ["Carts"],
+        summary: "Create a cart owned by the signed-in customer",
+        description:
+          "Like the ordering session, but the cart belongs to the customer: there is no cartAccessToken, the bearer token is the cart's credential for every cart and checkout operation, and the paid order (with its receipt and loyalty points) is the customer's. The location must belong to the session's merchant (else 403).",
+      },
+      [400, 401, 403, 404, 409, 429, 500, 503],
+      { successStatus: 201, responseHeaders: etagResponseHeaders },
+    ),
+    { input: z.strictObject({ locationId: locationIdParam, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }), output: z.strictObject({ cart: cartSchema }) },
+    ({ ctx, input }) => createCustomerCart(ctx, input),
+  ),
 });

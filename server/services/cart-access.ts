@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { carts } from "../../db/schema";
-import { cartEtag, parseIfMatch } from "../domain/etag";
-import { AppError, notFound, validationError } from "../errors";
+import { cartEtag } from "../domain/etag";
+import { AppError, notFound } from "../errors";
 import { hashToken, sameHash } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
 import { authenticateCustomer, requireSameMerchant } from "./customers/principal";
@@ -20,8 +20,7 @@ export type CartRow = typeof carts.$inferSelect;
  * is 404; a cart of another merchant, or of another customer (including guest carts), is 403.
  */
 export async function loadAuthorizedCart(db: Executor, ctx: RequestContext, locationId: string, cartId: string): Promise<CartRow> {
-  const token = ctx.header("x-cart-token");
-  const bearer = ctx.header("authorization");
+  const { cartToken: token, bearer } = ctx.credential;
   if (!token && !bearer) throw new AppError("UNAUTHORIZED", "Send the cart's X-Cart-Token (or a customer bearer token)");
   if (!token) return loadCustomerCart(db, ctx, locationId, cartId);
   const [cart] = await db.select().from(carts).where(and(eq(carts.id, cartId), eq(carts.locationId, locationId)));
@@ -40,20 +39,6 @@ async function loadCustomerCart(db: Executor, ctx: RequestContext, locationId: s
   requireSameMerchant(principal, cart.merchantId);
   if (cart.customerId !== principal.customerId) throw new AppError("FORBIDDEN", "This cart belongs to someone else");
   return cart;
-}
-
-/** The revision the client says it holds. Missing If-Match: 428. Malformed: 400. */
-export function requireIfMatch(ctx: RequestContext): number {
-  const parsed = parseIfMatch(ctx.header("if-match"));
-  if (parsed.kind === "missing") {
-    throw new AppError("PRECONDITION_REQUIRED", 'Cart changes need If-Match with the current cart ETag, e.g. "cart-3"');
-  }
-  if (parsed.kind === "malformed") {
-    throw validationError('If-Match must be a cart ETag such as "cart-3" or W/"cart-3"', [
-      { path: "header.If-Match", message: 'expected "cart-<revision>"' },
-    ]);
-  }
-  return parsed.revision;
 }
 
 export function conflict(currentRevision: number): AppError {

@@ -9,7 +9,7 @@ import { AppError, notFound, validationError } from "../errors";
 import type { CartView } from "../schemas/cart";
 import { quoteInput } from "../quote-input";
 import { newId } from "../security/tokens";
-import type { RequestContext } from "../app/request-context";
+import type { CartMutationContext } from "./operation-context";
 import { mutateCart, type CartIds } from "./carts";
 import Big from "big.js";
 
@@ -22,8 +22,8 @@ export type AddItemInput = {
 };
 
 /** Adds a product, priced from the catalog; an identical configuration merges into its line. */
-export function addItem(ctx: RequestContext, ids: CartIds, input: AddItemInput): Promise<CartView> {
-  return mutateCart(ctx, ids, "cart.addItem", input, async ({ tx, cart }) => {
+export function addItem(ctx: CartMutationContext, ids: CartIds, input: AddItemInput): Promise<CartView> {
+  return mutateCart(ctx, ids, async ({ tx, cart }) => {
     const [product] = await tx
       .select()
       .from(products)
@@ -66,9 +66,9 @@ export function addItem(ctx: RequestContext, ids: CartIds, input: AddItemInput):
 }
 
 /** PATCH .../cart-item/{itemId}/quantity: sets a line's quantity; 0 removes the line. */
-export function updateItemQuantity(ctx: RequestContext, ids: CartIds & { itemId: string }, quantity: number): Promise<CartView> {
+export function updateItemQuantity(ctx: CartMutationContext, ids: CartIds & { itemId: string }, quantity: number): Promise<CartView> {
   const { itemId, ...cartIds } = ids;
-  return mutateCart(ctx, cartIds, "cart.updateItemQuantity", { itemId, quantity }, async ({ tx, cart }) => {
+  return mutateCart(ctx, cartIds, async ({ tx, cart }) => {
     const target = cart.lines.find((line) => line.id === itemId);
     if (!target) throw notFound("Cart item");
     if (quantity > ctx.deps.env.CART_MAX_LINE_QUANTITY) {
@@ -100,8 +100,8 @@ export type OrderTimeInput = { pickupType: "ASAP" } | { pickupType: "LATER"; ord
  * ASAP needs the location open now. LATER must name one of the bookable times that
  * /time-intervals lists for the cart's fulfilment method (opening hours, lead time, slot spacing).
  */
-export function updateOrderTime(ctx: RequestContext, ids: CartIds, input: OrderTimeInput): Promise<CartView> {
-  return mutateCart(ctx, ids, "cart.updateOrderTime", input, ({ cart, location, now }) => {
+export function updateOrderTime(ctx: CartMutationContext, ids: CartIds, input: OrderTimeInput): Promise<CartView> {
+  return mutateCart(ctx, ids, ({ cart, location, now }) => {
     const option = location.fulfilment[cart.fulfilmentMethod];
     if (!option?.enabled) throw validationError(`${cart.fulfilmentMethod} is no longer offered here`, [{ path: "pickupType", message: "fulfilment unavailable" }]);
     const nowLocal = DateTime.fromJSDate(now, { zone: location.timeZone });
@@ -135,9 +135,9 @@ export type GratuityInput = { rate: string } | { amount: string };
  * maxRate x the subtotal before discount: a tip is bounded by the same policy however it is given.
  * Pricing applies the same cap again (domain/pricing.ts), so lines removed later lower the tip with them.
  */
-export function setGratuity(ctx: RequestContext, ids: CartIds, input: GratuityInput): Promise<CartView> {
+export function setGratuity(ctx: CartMutationContext, ids: CartIds, input: GratuityInput): Promise<CartView> {
   const field = "rate" in input ? "rate" : "amount";
-  return mutateCart(ctx, ids, "cart.setGratuity", input, ({ cart, location }) => {
+  return mutateCart(ctx, ids, ({ cart, location }) => {
     const policy = location.gratuity;
     if ("rate" in input) {
       if (!isValidRate(input.rate) || new Big(input.rate).gt(policy.maxRate)) {
@@ -159,8 +159,8 @@ export function setGratuity(ctx: RequestContext, ids: CartIds, input: GratuityIn
   }, { amountField: field });
 }
 
-export function applyDiscount(ctx: RequestContext, ids: CartIds, code: string): Promise<CartView> {
-  return mutateCart(ctx, ids, "cart.applyDiscount", { code }, async ({ tx, cart }) => {
+export function applyDiscount(ctx: CartMutationContext, ids: CartIds, code: string): Promise<CartView> {
+  return mutateCart(ctx, ids, async ({ tx, cart }) => {
     const [discount] = await tx
       .select()
       .from(discounts)
@@ -176,13 +176,13 @@ export function applyDiscount(ctx: RequestContext, ids: CartIds, code: string): 
   });
 }
 
-export function removeDiscount(ctx: RequestContext, ids: CartIds): Promise<CartView> {
-  return mutateCart(ctx, ids, "cart.removeDiscount", {}, ({ cart }) => {
+export function removeDiscount(ctx: CartMutationContext, ids: CartIds): Promise<CartView> {
+  return mutateCart(ctx, ids, ({ cart }) => {
     if (!cart.discount) throw new AppError("NOT_FOUND", "No discount is applied to this cart");
     return { discount: null };
   });
 }
 
-export function expireCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {
-  return mutateCart(ctx, ids, "cart.expire", {}, () => ({ status: "EXPIRED" }));
+export function expireCart(ctx: CartMutationContext, ids: CartIds): Promise<CartView> {
+  return mutateCart(ctx, ids, () => ({ status: "EXPIRED" }));
 }

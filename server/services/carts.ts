@@ -8,10 +8,10 @@ import { AppError, validationError } from "../errors";
 import type { CartView } from "../schemas/cart";
 import { newCapability, hashToken, newId } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
-import { cartResponseHeaders, conflict, loadAuthorizedCart, requireIfMatch, type CartRow } from "./cart-access";
+import { cartResponseHeaders, conflict, loadAuthorizedCart, type CartRow } from "./cart-access";
 import { repriceCart } from "./cart-pricing";
 import { effectiveStatus, toCartView } from "./cart-view";
-import { runIdempotent } from "./idempotency";
+import type { CartMutationContext, TransactionalWrite } from "./operation-context";
 import { reconcileWithCatalog, withDetectedChanges } from "./revalidation";
 import { findLocation, type LocationWithMerchant } from "./locations";
 
@@ -21,20 +21,22 @@ export function idleExpiry(ctx: Pick<RequestContext, "deps">, now: Date): Date {
   return new Date(now.getTime() + ctx.deps.env.CART_IDLE_TTL_MINUTES * 60_000);
 }
 
-/** POST /locations/{locationId}/ordering-sessions: a new guest cart and its one-time capability. */
+/** POST /locations/{locationId}/ordering-sessions: a new guest cart and its one-time capability (its kind stores the answer, and replays it without the token to an anonymous caller). */
 export async function createOrderingSession(
-  ctx: RequestContext,
+  ctx: TransactionalWrite,
   input: { locationId: string; fulfillmentMethod: FulfilmentMethod; marketplaceId?: string | undefined },
 ): Promise<{ cart: CartView; cartAccessToken?: string }> {
-  const withoutCredential = ({ cart }: { cart: CartView; cartAccessToken?: string }) => ({ cart });
-  return runIdempotent(ctx, { operation: "orderingSession.create", input, withoutCredential }, async (tx) => {
-    const location = await findLocation(tx, input.locationId, { allowSlug: false });
-    requireFulfilmentEnabled(location, input.fulfillmentMethod, "fulfillmentMethod");
-    const token = newCapability("ct");
-    const cart = await insertCart(tx, ctx, location, input, { tokenHash: hashToken(token), customerId: null });
-    return { body: { cart: toCartView(cart, ctx.deps.now()), cartAccessToken: token }, status: 201, headers: cartResponseHeaders(cart.revision) };
-  });
+  const { tx } = ctx;
+  const location = await findLocation(tx, input.locationId, { allowSlug: false });
+  requireFulfilmentEnabled(location, input.fulfillmentMethod, "fulfillmentMethod");
+  const token = newCapability("ct");
+  const cart = await insertCart(tx, ctx, location, input, { tokenHash: hashToken(token), customerId: null });
+  Object.assign(ctx.response.headers, cartResponseHeaders(cart.revision));
+  return { cart: toCartView(cart, ctx.deps.now()), cartAccessToken: token };
 }
+
+/** What an anonymous caller's stored ordering session keeps: the cart without its token. */
+export const orderingSessionWithoutToken = ({ cart }: { cart: CartView; cartAccessToken?: string }) => ({ cart });
 
 /**
  * A new, empty, priced cart at the location, owned by a capability (guest) or by a customer. The
@@ -97,49 +99,47 @@ export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartVi
 
 
 /**
- * The one path by which a cart changes: idempotency first, then credential, state and revision
- * checks, the change itself, re-pricing, and a compare-and-set UPDATE on the revision, all in one
- * transaction. N concurrent writers holding the same If-Match get one success and N-1 conflicts.
- * `amountField` is the request field a total past 2^53 - 1 minor units is blamed on (a 400).
+ * The one path by which a cart changes, inside the transaction its kind opened under the
+ * Idempotency-Key (a retry has already been replayed): credential, state and revision checks, the
+ * change itself, re-pricing, and a compare-and-set UPDATE on the revision. N concurrent writers
+ * holding the same If-Match get one success and N-1 conflicts. `amountField` is the request field a
+ * total past 2^53 - 1 minor units is blamed on (a 400).
  */
 export async function mutateCart(
-  ctx: RequestContext,
+  ctx: CartMutationContext,
   ids: CartIds,
-  operation: string,
-  input: unknown,
   change: (scope: MutationScope) => Promise<CartChange> | CartChange,
   options: { amountField?: string } = {},
 ): Promise<CartView> {
-  const expectedRevision = requireIfMatch(ctx);
-  return runIdempotent(ctx, { operation, input: { ...ids, input } }, async (tx) => {
-    const cart = await loadAuthorizedCart(tx, ctx, ids.locationId, ids.cartId);
-    const now = ctx.deps.now();
-    const status = effectiveStatus(cart, now);
-    if (status !== "OPEN") {
-      throw new AppError("CART_IMMUTABLE", `The cart is ${status} and can no longer be changed`, { details: { status } });
-    }
-    if (cart.revision !== expectedRevision) throw conflict(cart.revision);
-    const location = await findLocation(tx, cart.locationId, { allowSlug: false });
-    const changed = await change({ tx, cart, location, now });
-    const patch = { ...changed, ...(await reconcileWithCatalog({ tx, cart, location, now }, changed)) };
-    const next = { ...cart, ...patch };
-    const [updated] = await tx
-      .update(carts)
-      .set({
-        ...patch,
-        ...repriceCart(next, location, now, options.amountField),
-        revision: cart.revision + 1,
-        updatedAt: now,
-        expiresAt: patch.status === "EXPIRED" ? now : idleExpiry(ctx, now),
-      })
-      .where(and(eq(carts.id, cart.id), eq(carts.revision, expectedRevision), eq(carts.status, "OPEN")))
-      .returning();
-    if (!updated) {
-      const [latest] = await tx.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));
-      throw conflict(latest?.revision ?? cart.revision);
-    }
-    return { body: toCartView(updated, now), headers: cartResponseHeaders(updated.revision) };
-  });
+  const { tx, expectedRevision } = ctx;
+  const cart = await loadAuthorizedCart(tx, ctx, ids.locationId, ids.cartId);
+  const now = ctx.deps.now();
+  const status = effectiveStatus(cart, now);
+  if (status !== "OPEN") {
+    throw new AppError("CART_IMMUTABLE", `The cart is ${status} and can no longer be changed`, { details: { status } });
+  }
+  if (cart.revision !== expectedRevision) throw conflict(cart.revision);
+  const location = await findLocation(tx, cart.locationId, { allowSlug: false });
+  const changed = await change({ tx, cart, location, now });
+  const patch = { ...changed, ...(await reconcileWithCatalog({ tx, cart, location, now }, changed)) };
+  const next = { ...cart, ...patch };
+  const [updated] = await tx
+    .update(carts)
+    .set({
+      ...patch,
+      ...repriceCart(next, location, now, options.amountField),
+      revision: cart.revision + 1,
+      updatedAt: now,
+      expiresAt: patch.status === "EXPIRED" ? now : idleExpiry(ctx, now),
+    })
+    .where(and(eq(carts.id, cart.id), eq(carts.revision, expectedRevision), eq(carts.status, "OPEN")))
+    .returning();
+  if (!updated) {
+    const [latest] = await tx.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));
+    throw conflict(latest?.revision ?? cart.revision);
+  }
+  Object.assign(ctx.response.headers, cartResponseHeaders(updated.revision));
+  return toCartView(updated, now);
 }
 
 export function requireFulfilmentEnabled(location: LocationWithMerchant, method: FulfilmentMethod, field: string): void {

@@ -9,6 +9,7 @@ import { newId } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
 import type { CartRow } from "./cart-access";
 import { preflightCartMutation } from "./cart-preflight";
+import type { CartMutationContext, CommittingCartMutation } from "./operation-context";
 import { mutateCart, type CartIds } from "./carts";
 import type { LocationRow } from "./locations";
 import { loadCatalogFacts, projectCart } from "./revalidation";
@@ -82,11 +83,8 @@ export async function requestCourierQuote(ctx: RequestContext, location: Locatio
  * transaction opens, then stores address and quote through mutateCart (which re-checks the
  * cart's state and revision). A refused address changes nothing.
  */
-export async function setDelivery(ctx: RequestContext, ids: CartIds, address: DeliveryAddress): Promise<CartView> {
-  const operation = "cart.setDelivery";
-  const preflight = await preflightCartMutation(ctx, ids, operation, address);
-  if ("replay" in preflight) return preflight.replay;
-  const { cart, location } = preflight;
+export async function setDelivery(ctx: CommittingCartMutation, ids: CartIds, address: DeliveryAddress): Promise<CartView> {
+  const { cart, location } = await preflightCartMutation(ctx, ids);
   requireDeliveryCart(cart);
   if (address.country !== location.country) {
     throw validationError(`${location.displayName} delivers within ${location.country} only`, [{ path: "country", message: `must be ${location.country}` }]);
@@ -97,10 +95,12 @@ export async function setDelivery(ctx: RequestContext, ids: CartIds, address: De
   const facts = await loadCatalogFacts(ctx.deps.database.db, location, cart.lines.map((line) => line.productId));
   const outcome = await requestCourierQuote(ctx, location, projectCart(cart, facts, location, now), info, now);
   if (!outcome.ok) throw courierRefused(outcome.rejection);
-  return mutateCart(ctx, ids, operation, address, ({ cart: current }) => {
-    requireDeliveryCart(current);
-    return { deliveryInfo: info, deliveryQuote: outcome.quote };
-  });
+  return ctx.commit((tx) =>
+    mutateCart({ ...ctx, tx }, ids, ({ cart: current }) => {
+      requireDeliveryCart(current);
+      return { deliveryInfo: info, deliveryQuote: outcome.quote };
+    }),
+  );
 }
 
 export function courierRefused(rejection: CourierRejection): AppError {
@@ -113,8 +113,8 @@ export function courierRefused(rejection: CourierRejection): AppError {
  * PUT .../courier-tip. The tip goes to the courier when the quote is accepted at checkout, so it
  * needs no new quote: it is written into the current one (a stale quote stays stale).
  */
-export function setCourierTip(ctx: RequestContext, ids: CartIds, amount: string): Promise<CartView> {
-  return mutateCart(ctx, ids, "cart.setCourierTip", { amount }, ({ cart, now }) => {
+export function setCourierTip(ctx: CartMutationContext, ids: CartIds, amount: string): Promise<CartView> {
+  return mutateCart(ctx, ids, ({ cart, now }) => {
     requireDeliveryCart(cart);
     const tipMinor = parseDecimalToMinor(amount, cart.currency);
     if (tipMinor === undefined) {

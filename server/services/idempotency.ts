@@ -9,15 +9,28 @@ import { canonicalJson } from "../domain/fingerprint";
 import { IDEMPOTENCY_KEY_PATTERN } from "../domain/identifiers";
 import { AppError, validationError } from "../errors";
 import { deriveKey, hashToken, seal, unseal, unsealBytes } from "../security/tokens";
+import type { AppDeps } from "../app/deps";
 import type { RequestContext } from "../app/request-context";
 import { bearerClaims } from "./customers/principal";
 
 
-export type Outcome<T> = { body: T; status?: number; headers?: Record<string, string> };
+export type Outcome<T> = { body: T; status: number; headers: Record<string, string> };
+
+/**
+ * One write's claim on its Idempotency-Key: the key, who it belongs to and the request it was sent
+ * with. The operation's kind makes it (server/trpc/procedures.ts), before the write's own checks.
+ */
+export type IdempotentRequest = {
+  key: string;
+  scope: string;
+  operation: string;
+  fingerprint: string;
+  /** How to remove a credential from the answer before it is stored for an anonymous caller. */
+  withoutCredential?: ((body: unknown) => unknown) | undefined;
+};
 
 /** The Idempotency-Key header, checked against the spec's pattern before anything else happens. */
-export function requireIdempotencyKey(ctx: RequestContext): string {
-  const key = ctx.header("idempotency-key");
+export function checkIdempotencyKey(key: string | undefined): string {
   if (key === undefined || key === "") {
     throw new AppError("IDEMPOTENCY_KEY_REQUIRED", "This operation needs an Idempotency-Key header");
   }
@@ -36,15 +49,26 @@ export function requireIdempotencyKey(ctx: RequestContext): string {
  * replays the logout), else the hash of an unverifiable Authorization header, else for anonymous
  * writes the client address. One caller can never replay another caller's stored response.
  */
-export async function callerScope(ctx: RequestContext): Promise<string> {
-  const cartToken = ctx.header("x-cart-token");
+async function callerScope(ctx: RequestContext): Promise<string> {
+  const { cartToken, bearer } = ctx.credential;
   if (cartToken) return `cart:${hashToken(cartToken)}`;
-  const bearer = ctx.header("authorization");
   if (bearer) {
     const claims = await bearerClaims(ctx);
     return claims ? `customer:${claims.sub}` : `bearer:${hashToken(bearer)}`;
   }
   return `ip:${ctx.clientIp}`;
+}
+
+/** The claim of one write: its key (400 when missing or malformed), its caller's scope and its request's fingerprint. */
+export async function idempotentRequest(
+  ctx: RequestContext,
+  request: { operation: string; input: unknown; key: string | undefined; ifMatch: string | undefined; withoutCredential?: ((body: unknown) => unknown) | undefined },
+): Promise<IdempotentRequest> {
+  const key = checkIdempotencyKey(request.key);
+  const fingerprint = createHash("sha256")
+    .update(canonicalJson({ operation: request.operation, input: request.input, ifMatch: request.ifMatch ?? null }))
+    .digest("hex");
+  return { key, scope: await callerScope(ctx), operation: request.operation, fingerprint, withoutCredential: request.withoutCredential };
 }
 
 const sealKeys = new Map<string, Buffer>();
@@ -61,12 +85,23 @@ function advisoryLockId(text: string): bigint {
   return createHash("sha256").update(text).digest().readBigInt64BE(0);
 }
 
+function replayOf<T>(deps: AppDeps, request: IdempotentRequest, record: IdempotencyRecord): Outcome<T> {
+  if (record.requestFingerprint !== request.fingerprint) {
+    throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request");
+  }
+  return {
+    body: unpackAnswer(sealKey(deps.env.secret), record.responseSealed) as T,
+    status: record.statusCode,
+    headers: { ...record.responseHeaders, "Idempotent-Replayed": "true" },
+  };
+}
+
 /**
  * Runs a write at most once per (caller, key), in one transaction with its record.
  *
  * - A concurrent duplicate finds the per-key advisory lock taken: 409 IDEMPOTENCY_IN_PROGRESS.
  * - A retry of the identical request (same operation, input and If-Match) replays the stored
- *   status, body and headers, before any precondition is evaluated.
+ *   status, body and headers, before any precondition is evaluated (`replayed: true`).
  * - The same key with a different request, another operation included: 409 IDEMPOTENCY_KEY_REUSED.
  * - A failed write rolls back with its record, so a retry runs again.
  * - `withoutCredential`: an operation whose answer carries a credential (the ordering session's cart
@@ -75,21 +110,11 @@ function advisoryLockId(text: string): bigint {
  *   without it (the client that lost the first answer starts a new session). Callers known by a
  *   credential of their own get the whole answer replayed.
  */
-export async function runIdempotent<T>(
-  ctx: RequestContext,
-  request: { operation: string; input: unknown; withoutCredential?: (body: T) => T },
-  execute: (tx: Tx) => Promise<Outcome<T>>,
-): Promise<T> {
-  const key = requireIdempotencyKey(ctx);
-  const scope = await callerScope(ctx);
-  const requestFingerprint = requestFingerprintOf(ctx, request);
-  const { env, database, now } = ctx.deps;
-
-  const result = await database.db.transaction(async (tx) => {
-    const [lock] = await queryRows<{ locked: boolean }>(
-      tx,
-      sql`select pg_try_advisory_xact_lock(${advisoryLockId(`${scope}|${key}`)}) as locked`,
-    );
+export async function runIdempotent<T>(deps: AppDeps, request: IdempotentRequest, execute: (tx: Tx) => Promise<Outcome<T>>): Promise<Outcome<T> & { replayed: boolean }> {
+  const { env, database, now } = deps;
+  const { scope, key } = request;
+  return database.db.transaction(async (tx) => {
+    const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${advisoryLockId(`${scope}|${key}`)}) as locked`);
     if (!lock?.locked) {
       throw new AppError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry shortly", {
         headers: { "Retry-After": "1" },
@@ -97,25 +122,14 @@ export async function runIdempotent<T>(
     }
     const current = now();
     const existing = await liveRecord(tx, scope, key, current);
-    if (existing) {
-      if (existing.requestFingerprint !== requestFingerprint) {
-        throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request");
-      }
-      return {
-        body: unpackAnswer(sealKey(env.secret), existing.responseSealed) as T,
-        status: existing.statusCode,
-        headers: { ...existing.responseHeaders, "Idempotent-Replayed": "true" },
-      };
-    }
+    if (existing) return { ...replayOf<T>(deps, request, existing), replayed: true };
     const outcome = await execute(tx);
-    const status = outcome.status ?? 200;
-    const headers = outcome.headers ?? {};
     const stored = request.withoutCredential && isAnonymousScope(scope) ? request.withoutCredential(outcome.body) : outcome.body;
     const record = {
-      requestFingerprint,
-      statusCode: status,
+      requestFingerprint: request.fingerprint,
+      statusCode: outcome.status,
       responseSealed: packAnswer(sealKey(env.secret), stored),
-      responseHeaders: headers,
+      responseHeaders: outcome.headers,
       createdAt: current,
       expiresAt: new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000),
     };
@@ -123,12 +137,19 @@ export async function runIdempotent<T>(
       .insert(idempotencyRecords)
       .values({ scope, operation: request.operation, key, ...record })
       .onConflictDoUpdate({ target: [idempotencyRecords.scope, idempotencyRecords.operation, idempotencyRecords.key], set: record });
-    return { body: outcome.body, status, headers };
+    return { ...outcome, replayed: false };
   });
+}
 
-  ctx.response.status = result.status;
-  Object.assign(ctx.response.headers, result.headers);
-  return result.body;
+/**
+ * For writes with an outside side effect between transactions (a card processor call): the stored
+ * outcome of this key, looked up before any work starts, so a retry of a completed request never
+ * repeats the work. Undefined when nothing is stored yet; the work then ends in `runIdempotent`,
+ * which stores the outcome (a concurrent duplicate meets its lock or replays there).
+ */
+export async function storedOutcome<T>(deps: AppDeps, request: IdempotentRequest): Promise<Outcome<T> | undefined> {
+  const existing = await liveRecord(deps.database.db, request.scope, request.key, deps.now());
+  return existing ? replayOf<T>(deps, request, existing) : undefined;
 }
 
 /**
@@ -162,29 +183,3 @@ async function liveRecord(db: Executor, scope: string, key: string, now: Date): 
 }
 
 type IdempotencyRecord = typeof idempotencyRecords.$inferSelect;
-
-function requestFingerprintOf(ctx: RequestContext, request: { operation: string; input: unknown }): string {
-  return createHash("sha256")
-    .update(canonicalJson({ operation: request.operation, input: request.input, ifMatch: ctx.header("if-match") ?? null }))
-    .digest("hex");
-}
-
-/**
- * For writes with an outside side effect between transactions (a card processor call): replays the
- * stored outcome of this key before any work starts, so a retry of a completed request never
- * repeats the work. Undefined when nothing is stored yet; the work then ends in `runIdempotent`,
- * which stores the outcome (a concurrent duplicate meets its lock or replays there).
- */
-export async function replayStoredOutcome<T>(ctx: RequestContext, request: { operation: string; input: unknown }): Promise<{ body: T } | undefined> {
-  const key = requireIdempotencyKey(ctx);
-  const scope = await callerScope(ctx);
-  const { database, env, now } = ctx.deps;
-  const existing = await liveRecord(database.db, scope, key, now());
-  if (!existing) return undefined;
-  if (existing.requestFingerprint !== requestFingerprintOf(ctx, request)) {
-    throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request");
-  }
-  ctx.response.status = existing.statusCode;
-  Object.assign(ctx.response.headers, existing.responseHeaders, { "Idempotent-Replayed": "true" });
-  return { body: unpackAnswer(sealKey(env.secret), existing.responseSealed) as T };
-}

@@ -6,6 +6,7 @@ import type { RequestContext } from "../app/request-context";
 import type { CartRow } from "./cart-access";
 import { repriceCart } from "./cart-pricing";
 import { preflightCartMutation } from "./cart-preflight";
+import type { CommittingCartMutation } from "./operation-context";
 import { mutateCart, type CartIds } from "./carts";
 import { requestCourierQuote, type CourierOutcome } from "./delivery";
 import type { LocationRow } from "./locations";
@@ -24,13 +25,11 @@ const RENEW_MARGIN_MS = 60_000;
  * records the change set. The courier is asked before the transaction opens, for the cart as the
  * check will leave it.
  */
-export async function validateAndUpdate(ctx: RequestContext, ids: CartIds, input: ValidateInput): Promise<CartView> {
-  const operation = "cart.validateAndUpdate";
-  const preflight = await preflightCartMutation(ctx, ids, operation, input);
-  if ("replay" in preflight) return preflight.replay;
+export async function validateAndUpdate(ctx: CommittingCartMutation, ids: CartIds, input: ValidateInput): Promise<CartView> {
+  const preflight = await preflightCartMutation(ctx, ids);
   const courier = await renewCourierQuoteIfNeeded(ctx, preflight.cart, preflight.location);
 
-  return mutateCart(ctx, ids, operation, input, async ({ tx, cart, location, now }) => {
+  return ctx.commit((transaction) => mutateCart({ ...ctx, tx: transaction }, ids, async ({ tx, cart, location, now }) => {
     const facts = await loadCatalogFacts(tx, location, cart.lines.map((line) => line.productId));
     let deliveryQuote = cart.deliveryQuote;
     let delivery = deliveryFactOf(projectCart(cart, facts, location, now), now);
@@ -52,7 +51,7 @@ export async function validateAndUpdate(ctx: RequestContext, ids: CartIds, input
       });
     }
     return { ...patch, catalogRevalidation: acknowledgeRevalidation(patch.catalogRevalidation, now) };
-  });
+  }));
 }
 
 /** Asks the courier again when the delivery cart's quote is missing, stale, expired or about to expire. */

@@ -53,3 +53,4 @@ const rejectUnstorableText = t.middleware(async ({ getRawInput, next }) => {
 export const router = t.router;
 export const procedure = t.procedure.use(rejectUnstorableText);
 export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;

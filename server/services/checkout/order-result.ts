@@ -39,7 +39,7 @@ export async function readOrderResult(ctx: RequestContext, cartId: string): Prom
       const untilAccepted = placed.order.acceptedAt ? placed.order.acceptedAt.getTime() - now.getTime() : PAYMENT_POLL_MS;
       return { status: "order_pending", orderId: placed.order.id, pollAfterMs: Math.min(Math.max(untilAccepted, 250), MAX_ORDER_POLL_MS) };
     }
-    const cartToken = ctx.header("x-cart-token");
+    const cartToken = ctx.credential.cartToken;
     const receiptToken = cartToken ? await issueReceiptCapability(db, placed.receipt, cartToken) : undefined;
     return { status: "completed", orderId: placed.order.id, receiptId: placed.receipt.id, ...(receiptToken ? { receiptToken } : {}) };
   }

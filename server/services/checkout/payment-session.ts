@@ -4,12 +4,11 @@ import { apiCurrencyCode, belowProcessorMinimum, intentTermsFor, PROCESSOR_MINIM
 import { formatMinor } from "../../domain/money";
 import { AppError } from "../../errors";
 import type { PaymentSessionView } from "../../schemas/checkout";
-import type { RequestContext } from "../../app/request-context";
-import { cartResponseHeaders, conflict, loadAuthorizedCart, requireIfMatch, type CartRow } from "../cart-access";
+import type { CommittingCartMutation } from "../operation-context";
+import { cartResponseHeaders, conflict, loadAuthorizedCart, type CartRow } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import { idleExpiry, type CartIds } from "../carts";
 import { processorCustomerOf } from "../customers/processor-customer";
-import { replayStoredOutcome, runIdempotent } from "../idempotency";
 import { findLocation, type LocationWithMerchant } from "../locations";
 import { reconcileIntent } from "./intent-session";
 import { assertQuotePayable } from "./quote-guard";
@@ -24,12 +23,8 @@ import { assertQuotePayable } from "./quote-guard";
  * The processor is called between transactions (./intent-session.ts); the revision moves only once
  * the intent carries the quote, with a compare-and-set on the revision the client sent.
  */
-export async function createPaymentSession(ctx: RequestContext, ids: CartIds): Promise<PaymentSessionView> {
-  const expectedRevision = requireIfMatch(ctx);
-  const request = { operation: "checkout.paymentSession", input: { ...ids } };
-  const replayed = await replayStoredOutcome<PaymentSessionView>(ctx, request);
-  if (replayed) return replayed.body;
-
+export async function createPaymentSession(ctx: CommittingCartMutation, ids: CartIds): Promise<PaymentSessionView> {
+  const { expectedRevision } = ctx;
   const { cart, terms } = await ctx.deps.database.db.transaction(async (tx) => {
     const cart = await loadAuthorizedCart(tx, ctx, ids.locationId, ids.cartId);
     const now = ctx.deps.now();
@@ -44,7 +39,7 @@ export async function createPaymentSession(ctx: RequestContext, ids: CartIds): P
   const intentTerms = processorCustomerId ? { ...terms, processorCustomerId } : terms;
   const intent = await reconcileIntent(ctx.deps, cart.id, intentTerms);
 
-  return runIdempotent(ctx, request, async (tx) => {
+  return ctx.commit(async (tx) => {
     const now = ctx.deps.now();
     const [updated] = await tx
       .update(carts)
@@ -62,7 +57,8 @@ export async function createPaymentSession(ctx: RequestContext, ids: CartIds): P
       const [latest] = await tx.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));
       throw conflict(latest?.revision ?? expectedRevision);
     }
-    return { body: sessionView(intent, cart, terms), headers: cartResponseHeaders(updated.revision) };
+    Object.assign(ctx.response.headers, cartResponseHeaders(updated.revision));
+    return sessionView(intent, cart, terms);
   });
 }
 

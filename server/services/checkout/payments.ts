@@ -3,11 +3,10 @@ import { carts, orders, paymentSessions } from "../../../db/schema";
 import { intentTermsFor } from "../../domain/payments";
 import { AppError } from "../../errors";
 import type { OrderResultView } from "../../schemas/checkout";
-import type { RequestContext } from "../../app/request-context";
+import type { CommittingWrite } from "../operation-context";
 import { loadAuthorizedCart } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import type { CartIds } from "../carts";
-import { replayStoredOutcome, runIdempotent } from "../idempotency";
 import { findLocation } from "../locations";
 import { lockForAttempt, settleCart } from "./finalizer";
 import { orderResultHeaders, readOrderResult } from "./order-result";
@@ -27,11 +26,7 @@ export type PaymentReport = { quoteFingerprint: string; paymentMethodId?: string
  * the same key or a new one, while an attempt is in flight or after it finished, resumes or reports
  * that attempt; it never starts a second payment.
  */
-export async function reportPayment(ctx: RequestContext, ids: CartIds, report: PaymentReport): Promise<OrderResultView> {
-  const request = { operation: "checkout.payments", input: { ...ids, ...report } };
-  const replayed = await replayStoredOutcome<OrderResultView>(ctx, request);
-  if (replayed) return replayed.body;
-
+export async function reportPayment(ctx: CommittingWrite, ids: CartIds, report: PaymentReport): Promise<OrderResultView> {
   const cartId = await ctx.deps.database.db.transaction(async (tx) => {
     const authorized = await loadAuthorizedCart(tx, ctx, ids.locationId, ids.cartId);
     const [cart] = await tx.select().from(carts).where(eq(carts.id, authorized.id)).for("update");
@@ -57,5 +52,8 @@ export async function reportPayment(ctx: RequestContext, ids: CartIds, report: P
 
   await settleCart(ctx.deps, cartId);
   const result = await readOrderResult(ctx, cartId);
-  return runIdempotent(ctx, request, () => Promise.resolve({ body: result, headers: orderResultHeaders(result) }));
+  return ctx.commit(() => {
+    Object.assign(ctx.response.headers, orderResultHeaders(result));
+    return Promise.resolve(result);
+  });
 }

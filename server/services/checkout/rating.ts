@@ -2,10 +2,9 @@ import { eq } from "drizzle-orm";
 import { orders, ratings } from "../../../db/schema";
 import { AppError } from "../../errors";
 import type { RatingView } from "../../schemas/checkout";
-import type { RequestContext } from "../../app/request-context";
+import type { TransactionalWrite } from "../operation-context";
 import { loadAuthorizedCart } from "../cart-access";
 import type { CartIds } from "../carts";
-import { runIdempotent } from "../idempotency";
 import { isAccepted } from "./kitchen";
 
 /**
@@ -15,21 +14,21 @@ import { isAccepted } from "./kitchen";
  * cart is COMPLETED and can no longer change, so its revision guards nothing here; the primary key
  * on the order guards the rating.
  */
-export async function rateOrder(ctx: RequestContext, ids: CartIds, input: { rating: number; comment?: string | undefined }): Promise<RatingView> {
-  return runIdempotent(ctx, { operation: "checkout.rating", input: { ...ids, ...input } }, async (tx) => {
-    const cart = await loadAuthorizedCart(tx, ctx, ids.locationId, ids.cartId);
-    const now = ctx.deps.now();
-    const [order] = await tx.select().from(orders).where(eq(orders.cartId, cart.id));
-    if (!order || !isAccepted(order, now)) {
-      throw new AppError("RESOURCE_CONFLICT", "Only a completed order can be rated; poll the order result until it is completed", {
-        details: { reason: "ORDER_NOT_COMPLETED" },
-      });
-    }
-    const comment = input.comment?.trim() ? input.comment.trim() : null;
-    const [rating] = await tx.insert(ratings).values({ orderId: order.id, rating: input.rating, comment, createdAt: now }).onConflictDoNothing().returning();
-    if (!rating) {
-      throw new AppError("RESOURCE_CONFLICT", "This order has already been rated", { details: { reason: "ALREADY_RATED", orderId: order.id } });
-    }
-    return { body: { orderId: order.id, rating: rating.rating, comment: rating.comment, createdAt: rating.createdAt.toISOString() }, status: 201, headers: { "cache-control": "private, no-store" } };
-  });
+export async function rateOrder(ctx: TransactionalWrite, ids: CartIds, input: { rating: number; comment?: string | undefined }): Promise<RatingView> {
+  const { tx } = ctx;
+  const cart = await loadAuthorizedCart(tx, ctx, ids.locationId, ids.cartId);
+  const now = ctx.deps.now();
+  const [order] = await tx.select().from(orders).where(eq(orders.cartId, cart.id));
+  if (!order || !isAccepted(order, now)) {
+    throw new AppError("RESOURCE_CONFLICT", "Only a completed order can be rated; poll the order result until it is completed", {
+      details: { reason: "ORDER_NOT_COMPLETED" },
+    });
+  }
+  const comment = input.comment?.trim() ? input.comment.trim() : null;
+  const [rating] = await tx.insert(ratings).values({ orderId: order.id, rating: input.rating, comment, createdAt: now }).onConflictDoNothing().returning();
+  if (!rating) {
+    throw new AppError("RESOURCE_CONFLICT", "This order has already been rated", { details: { reason: "ALREADY_RATED", orderId: order.id } });
+  }
+  Object.assign(ctx.response.headers, { "cache-control": "private, no-store" });
+  return { orderId: order.id, rating: rating.rating, comment: rating.comment, createdAt: rating.createdAt.toISOString() };
 }

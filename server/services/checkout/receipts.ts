@@ -16,9 +16,9 @@ type OrderRow = typeof orders.$inferSelect;
 type ReceiptPrincipal = { kind: "receiptCapability"; tokenHash: string } | { kind: "customer"; customer: CustomerPrincipal };
 
 async function receiptPrincipal(ctx: RequestContext): Promise<ReceiptPrincipal | undefined> {
-  const token = ctx.header("x-receipt-token");
+  const token = ctx.credential.receiptToken;
   if (token) return { kind: "receiptCapability", tokenHash: hashToken(token) };
-  if (ctx.header("authorization")) return { kind: "customer", customer: await authenticateCustomer(ctx) };
+  if (ctx.credential.bearer) return { kind: "customer", customer: await authenticateCustomer(ctx) };
   return undefined;
 }
 

@@ -4,8 +4,7 @@ import { customers } from "../../../db/schema";
 import { normalisePhoneNumber } from "../../domain/identifiers";
 import { AppError, validationError } from "../../errors";
 import type { CustomerSessionView } from "../../schemas/customer";
-import type { RequestContext } from "../../app/request-context";
-import { replayStoredOutcome, requireIdempotencyKey, runIdempotent } from "../idempotency";
+import type { CommittingWrite, TransactionalWrite } from "../operation-context";
 import { checkChallenge, issueChallenge, markUsed } from "./challenges";
 import { findMerchantById, type SignInMerchant } from "./merchant";
 import { authenticateCustomer } from "./principal";
@@ -36,23 +35,23 @@ async function requireNumberFree(tx: Tx, merchantId: string, phone: string, cust
  * proven (confirmPhoneVerification): answering 409 here would tell any signed-in customer which
  * numbers have accounts, without a code and with no limit but the per-address one.
  */
-export function startPhoneVerification(ctx: RequestContext, input: { phoneNumber: string }): Promise<{ methodId: string }> {
-  return runIdempotent(ctx, { operation: "customer.phoneVerification", input }, async (tx) => {
-    const principal = await authenticateCustomer(ctx, tx);
-    const merchant = await findMerchantById(tx, principal.merchantId);
-    const phone = parsePhone(merchant, input.phoneNumber);
-    if (principal.customer.phoneNumberVerified && principal.customer.phoneNumber === phone) {
-      throw new AppError("RESOURCE_CONFLICT", "This phone number is already verified", { details: { reason: "ALREADY_VERIFIED" } });
-    }
-    const challenge = await issueChallenge(tx, ctx, {
-      merchant,
-      purpose: "phone_verification",
-      identifier: { channel: "sms", value: phone },
-      customerId: principal.customerId,
-      field: "phoneNumber",
-    });
-    return { body: { methodId: challenge.methodId }, headers: { "cache-control": "private, no-store" } };
+export async function startPhoneVerification(ctx: TransactionalWrite, input: { phoneNumber: string }): Promise<{ methodId: string }> {
+  const { tx } = ctx;
+  const principal = await authenticateCustomer(ctx, tx);
+  const merchant = await findMerchantById(tx, principal.merchantId);
+  const phone = parsePhone(merchant, input.phoneNumber);
+  if (principal.customer.phoneNumberVerified && principal.customer.phoneNumber === phone) {
+    throw new AppError("RESOURCE_CONFLICT", "This phone number is already verified", { details: { reason: "ALREADY_VERIFIED" } });
+  }
+  const challenge = await issueChallenge(tx, ctx, {
+    merchant,
+    purpose: "phone_verification",
+    identifier: { channel: "sms", value: phone },
+    customerId: principal.customerId,
+    field: "phoneNumber",
   });
+  Object.assign(ctx.response.headers, { "cache-control": "private, no-store" });
+  return { methodId: challenge.methodId };
 }
 
 /**
@@ -60,12 +59,7 @@ export function startPhoneVerification(ctx: RequestContext, input: { phoneNumber
  * expiry, single use, per-identifier limits; the code works only for the customer who asked), then
  * records the number as verified and answers the customer with a fresh token for the same session.
  */
-export async function confirmPhoneVerification(ctx: RequestContext, input: { phoneNumber: string; methodId: string; otp: string }): Promise<CustomerSessionView> {
-  requireIdempotencyKey(ctx);
-  const request = { operation: "customer.phoneVerification.confirm", input };
-  const replayed = await replayStoredOutcome<CustomerSessionView>(ctx, request);
-  if (replayed) return replayed.body;
-
+export async function confirmPhoneVerification(ctx: CommittingWrite, input: { phoneNumber: string; methodId: string; otp: string }): Promise<CustomerSessionView> {
   const principal = await authenticateCustomer(ctx);
   const merchant = await findMerchantById(ctx.deps.database.db, principal.merchantId);
   const phone = parsePhone(merchant, input.phoneNumber);
@@ -78,7 +72,7 @@ export async function confirmPhoneVerification(ctx: RequestContext, input: { pho
     code: input.otp,
   });
 
-  return runIdempotent(ctx, request, async (tx) => {
+  return ctx.commit(async (tx) => {
     const now = ctx.deps.now();
     await markUsed(tx, challenge.id, now);
     await requireNumberFree(tx, merchant.id, phone, principal.customerId);
@@ -89,6 +83,7 @@ export async function confirmPhoneVerification(ctx: RequestContext, input: { pho
       .returning();
     if (!updated) throw new Error("the signed-in customer vanished");
     const token = await renewToken(ctx.deps, principal);
-    return { body: { token, customer: toCustomerView(updated) }, headers: { "cache-control": "private, no-store" } };
+    Object.assign(ctx.response.headers, { "cache-control": "private, no-store" });
+    return { token, customer: toCustomerView(updated) };
   });
 }

@@ -28,7 +28,7 @@ const principalByRequest = new WeakMap<RequestContext, Promise<CustomerPrincipal
 export function bearerClaims(ctx: RequestContext): Promise<CustomerTokenClaims | undefined> {
   let claims = claimsByRequest.get(ctx);
   if (!claims) {
-    const token = bearerToken(ctx.header("authorization"));
+    const token = bearerToken(ctx.credential.bearer);
     claims = token ? readCustomerToken(ctx.deps.env.secret, token, ctx.deps.now()) : Promise.resolve(undefined);
     claimsByRequest.set(ctx, claims);
   }
@@ -51,7 +51,7 @@ export function authenticateCustomer(ctx: RequestContext, db: Executor = ctx.dep
 }
 
 async function resolvePrincipal(ctx: RequestContext, db: Executor): Promise<CustomerPrincipal> {
-  if (!ctx.header("authorization")) throw new AppError("UNAUTHORIZED", "Sign in first: send Authorization: Bearer <customer token>");
+  if (!ctx.credential.bearer) throw new AppError("UNAUTHORIZED", "Sign in first: send Authorization: Bearer <customer token>");
   const claims = await bearerClaims(ctx);
   if (!claims) throw new AppError("UNAUTHORIZED", "The bearer token is not a valid customer token (malformed, expired or issued for something else)");
   const [row] = await db

@@ -2,7 +2,7 @@ import { notFound } from "../../errors";
 import type { SavedCard } from "../../integrations/payments/types";
 import type { RequestContext } from "../../app/request-context";
 import { processorCall } from "../checkout/processor-calls";
-import { replayStoredOutcome, requireIdempotencyKey, runIdempotent } from "../idempotency";
+import type { CommittingWrite } from "../operation-context";
 import { authenticateCustomer } from "./principal";
 
 /**
@@ -25,14 +25,12 @@ export async function listSavedPayments(ctx: RequestContext): Promise<{ paymentM
  * whether someone else's card exists is not revealed. The processor call happens outside any
  * transaction; the outcome is then stored for the Idempotency-Key, and a retry replays it.
  */
-export async function deleteSavedPayment(ctx: RequestContext, paymentId: string): Promise<{ id: string; deleted: true }> {
-  requireIdempotencyKey(ctx);
-  const request = { operation: "customer.deleteSavedPayment", input: { paymentId } };
-  const replayed = await replayStoredOutcome<{ id: string; deleted: true }>(ctx, request);
-  if (replayed) return replayed.body;
-  const principal = await authenticateCustomer(ctx);
+export async function deleteSavedPayment(ctx: CommittingWrite, paymentId: string): Promise<{ id: string; deleted: true }> {  const principal = await authenticateCustomer(ctx);
   const ref = principal.customer.processorCustomerId;
   const detached = ref ? await processorCall(() => ctx.deps.payments.cards.detachCard({ processorCustomerId: ref, paymentMethodId: paymentId })) : false;
   if (!detached) throw notFound("Saved payment method");
-  return runIdempotent(ctx, request, () => Promise.resolve({ body: { id: paymentId, deleted: true as const }, headers: { "cache-control": "private, no-store" } }));
+  return ctx.commit(() => {
+    Object.assign(ctx.response.headers, { "cache-control": "private, no-store" });
+    return Promise.resolve({ id: paymentId, deleted: true as const });
+  });
 }

@@ -4,8 +4,7 @@ import { customerSessions } from "../../../db/schema";
 import type { AppDeps } from "../../app/deps";
 import { mintCustomerToken } from "../../security/customer-token";
 import { newId } from "../../security/tokens";
-import type { RequestContext } from "../../app/request-context";
-import { runIdempotent } from "../idempotency";
+import type { TransactionalWrite } from "../operation-context";
 import { authenticateCustomer, type CustomerRow } from "./principal";
 
 /** A new session for a customer who just proved a one-time code, and its bearer token. */
@@ -30,13 +29,13 @@ export function renewToken(deps: AppDeps, session: { customerId: string; merchan
 }
 
 /** DELETE /customer/logout: revokes the session at once; its token is refused from the next request on. */
-export function logout(ctx: RequestContext): Promise<{ loggedOut: true }> {
-  return runIdempotent(ctx, { operation: "customer.logout", input: {} }, async (tx) => {
-    const principal = await authenticateCustomer(ctx, tx);
-    await tx
-      .update(customerSessions)
-      .set({ revokedAt: ctx.deps.now() })
-      .where(and(eq(customerSessions.id, principal.sessionId), isNull(customerSessions.revokedAt)));
-    return { body: { loggedOut: true as const }, headers: { "cache-control": "private, no-store" } };
-  });
+export async function logout(ctx: TransactionalWrite): Promise<{ loggedOut: true }> {
+  const { tx } = ctx;
+  const principal = await authenticateCustomer(ctx, tx);
+  await tx
+    .update(customerSessions)
+    .set({ revokedAt: ctx.deps.now() })
+    .where(and(eq(customerSessions.id, principal.sessionId), isNull(customerSessions.revokedAt)));
+  Object.assign(ctx.response.headers, { "cache-control": "private, no-store" });
+  return { loggedOut: true as const };
 }

@@ -5,8 +5,7 @@ import { normalisePhoneNumber, parseSignInIdentifier, type SignInIdentifier } fr
 import { AppError, validationError } from "../../errors";
 import type { CustomerSessionView, LoginChallengeView } from "../../schemas/customer";
 import { newId } from "../../security/tokens";
-import type { RequestContext } from "../../app/request-context";
-import { replayStoredOutcome, requireIdempotencyKey, runIdempotent } from "../idempotency";
+import type { CommittingWrite, TransactionalWrite } from "../operation-context";
 import { checkChallenge, issueChallenge, markUsed, requireDeliverable } from "./challenges";
 import { findMerchantBySlug, type SignInMerchant } from "./merchant";
 import type { CustomerRow } from "./principal";
@@ -31,13 +30,13 @@ function parseIdentifier(merchant: SignInMerchant, input: string): SignInIdentif
  * when the code is proven), so the answer reveals nothing. An idempotent replay answers the stored
  * methodId and sends nothing (the stored response holds no code).
  */
-export function login(ctx: RequestContext, input: LoginInput): Promise<LoginChallengeView> {
-  return runIdempotent(ctx, { operation: "customer.login", input }, async (tx) => {
-    const merchant = await findMerchantBySlug(tx, input.merchantSlug);
-    const identifier = parseIdentifier(merchant, input.identifierString);
-    const challenge = await issueChallenge(tx, ctx, { merchant, purpose: "login", identifier, customerId: null, field: "identifierString" });
-    return { body: challenge, headers: { "cache-control": "private, no-store" } };
-  });
+export async function login(ctx: TransactionalWrite, input: LoginInput): Promise<LoginChallengeView> {
+  const { tx } = ctx;
+  const merchant = await findMerchantBySlug(tx, input.merchantSlug);
+  const identifier = parseIdentifier(merchant, input.identifierString);
+  const challenge = await issueChallenge(tx, ctx, { merchant, purpose: "login", identifier, customerId: null, field: "identifierString" });
+  Object.assign(ctx.response.headers, { "cache-control": "private, no-store" });
+  return challenge;
 }
 
 export type VerifyInput = LoginInput & {
@@ -55,12 +54,7 @@ export type VerifyInput = LoginInput & {
  * transaction marks the code used, finds or creates the customer of this merchant, applies the
  * profile fields and opens the session. A retry with the same Idempotency-Key replays the answer.
  */
-export async function verifyOtp(ctx: RequestContext, input: VerifyInput): Promise<CustomerSessionView> {
-  requireIdempotencyKey(ctx);
-  const request = { operation: "customer.verifyOtp", input };
-  const replayed = await replayStoredOutcome<CustomerSessionView>(ctx, request);
-  if (replayed) return replayed.body;
-
+export async function verifyOtp(ctx: CommittingWrite, input: VerifyInput): Promise<CustomerSessionView> {
   const db = ctx.deps.database.db;
   const merchant = await findMerchantBySlug(db, input.merchantSlug);
   const identifier = parseIdentifier(merchant, input.identifierString);
@@ -72,13 +66,14 @@ export async function verifyOtp(ctx: RequestContext, input: VerifyInput): Promis
 
   const challenge = await checkChallenge(ctx, { merchantId: merchant.id, purpose: "login", identifier, customerId: null, methodId: input.methodId, code: input.otp });
 
-  return runIdempotent(ctx, request, async (tx) => {
+  return ctx.commit(async (tx) => {
     const now = ctx.deps.now();
     await markUsed(tx, challenge.id, now);
     const found = await findOrCreateCustomer(tx, merchant.id, identifier, now);
     const customer = await applyProfile(tx, found, { customerName: input.customerName, lastName: input.lastName, phoneNumber: profilePhone }, now);
     const token = await startSession(tx, ctx.deps, customer);
-    return { body: { token, customer: toCustomerView(customer) }, headers: { "cache-control": "private, no-store" } };
+    Object.assign(ctx.response.headers, { "cache-control": "private, no-store" });
+    return { token, customer: toCustomerView(customer) };
   });
 }
 

@@ -1,0 +1,178 @@
+import type { z } from "zod";
+import type { Tx } from "../../db/client";
+import type { PresentedCredential, RequestContext } from "../app/request-context";
+import { parseIfMatch } from "../domain/etag";
+import { AppError, validationError } from "../errors";
+import { idempotentRequest, runIdempotent, storedOutcome, type IdempotentRequest, type Outcome } from "../services/idempotency";
+import type { CartMutationContext, Commit, CommittingCartMutation, CommittingWrite, TransactionalWrite } from "../services/operation-context";
+import { middleware, procedure, type StorefrontMeta } from "./init";
+import { credentials, kindRules, type OperationKind } from "./operation-kinds";
+import { responseSchema } from "./response-validation";
+
+/**
+ * Procedures, one builder per way an operation runs. Each takes the operation's meta (its kind, from
+ * server/routers/meta.ts), and the kind's rules run as tRPC middlewares, in this order, after the
+ * input is parsed:
+ *
+ * 1. credential: the headers the kind's credential accepts become `ctx.credential` (presented, not
+ *    yet verified: the use case verifies them after an idempotent replay, in its transaction);
+ * 2. If-Match (cart mutations): `ctx.expectedRevision`, or 428 / 400;
+ * 3. Idempotency-Key (writes): 400 without a valid key; then the write runs under its key.
+ *
+ * A transactional write runs inside the transaction its kind opens: the key's lock, a replay of the
+ * stored answer, the write (`ctx.tx`) and the answer stored with it commit together. A write that
+ * calls an outside service first (card processor, courier, SMS) cannot hold a transaction across
+ * that call: its kind replays a stored answer before the use case starts, and the use case calls
+ * `ctx.commit` once, with its final transaction, which runs under the key the same way.
+ *
+ * A tRPC middleware cannot answer without the resolver (its result type is internal), so a replay
+ * reaches the client through the resolver these builders wrap: the use case never runs for it.
+ * Status comes from the meta (`successStatus`); services set only response headers (ETag).
+ */
+type Meta = StorefrontMeta & { kind: OperationKind };
+
+function kindOf(meta: StorefrontMeta | undefined): OperationKind {
+  if (!meta?.kind) throw new Error("a procedure without an operation kind");
+  return meta.kind;
+}
+
+const headerOf: Record<string, keyof PresentedCredential> = { "X-Cart-Token": "cartToken", "X-Receipt-Token": "receiptToken", Authorization: "bearer" };
+
+/** The credential headers the kind accepts, and no other. */
+const presentCredential = middleware(({ ctx, meta, next }) => {
+  const credential: PresentedCredential = {};
+  for (const name of credentials[kindRules[kindOf(meta)].credential].headers) {
+    const value = ctx.header(name.toLowerCase());
+    const field = headerOf[name];
+    if (value !== undefined && field) credential[field] = value;
+  }
+  return next({ ctx: { credential } });
+});
+
+/** The revision the client says it holds. Missing If-Match: 428. Malformed: 400. */
+function expectedRevisionOf(ctx: RequestContext): number {
+  const parsed = parseIfMatch(ctx.header("if-match"));
+  if (parsed.kind === "missing") {
+    throw new AppError("PRECONDITION_REQUIRED", 'Cart changes need If-Match with the current cart ETag, e.g. "cart-3"');
+  }
+  if (parsed.kind === "malformed") {
+    throw validationError('If-Match must be a cart ETag such as "cart-3" or W/"cart-3"', [{ path: "header.If-Match", message: 'expected "cart-<revision>"' }]);
+  }
+  return parsed.revision;
+}
+
+/** What the write middleware hands the resolver: a stored answer to replay, or the way to run the write. */
+type Run = { kind: "replay"; body: unknown } | { kind: "transaction"; tx: Tx } | { kind: "commit"; commit: Commit };
+
+type WriteOptions = { mode: "transaction" | "commit"; withoutCredential?: ((body: unknown) => unknown) | undefined };
+
+function answer(ctx: RequestContext, outcome: Outcome<unknown>): void {
+  ctx.response.status = outcome.status;
+  Object.assign(ctx.response.headers, outcome.headers);
+}
+
+function writeRules(options: WriteOptions) {
+  return middleware(async ({ ctx, meta, path, input, next }) => {
+    const kind = kindOf(meta);
+    const rules = kindRules[kind];
+    const expectedRevision = rules.ifMatch ? expectedRevisionOf(ctx) : undefined;
+    const request: IdempotentRequest = await idempotentRequest(ctx, {
+      operation: path,
+      input,
+      key: ctx.header("idempotency-key"),
+      ifMatch: ctx.header("if-match"),
+      withoutCredential: options.withoutCredential,
+    });
+    ctx.response.status = meta?.successStatus ?? 200;
+    const outcomeOf = (body: unknown): Outcome<unknown> => ({ body, status: ctx.response.status, headers: { ...ctx.response.headers } });
+    const proceed = (run: Run) => next({ ctx: { expectedRevision, run } });
+    const replay = (outcome: Outcome<unknown>) => {
+      answer(ctx, outcome);
+      return proceed({ kind: "replay", body: outcome.body });
+    };
+
+    if (options.mode === "commit") {
+      const stored = await storedOutcome(ctx.deps, request);
+      if (stored) return replay(stored);
+      const commit: Commit = async (execute) => {
+        const outcome = await runIdempotent(ctx.deps, request, async (tx) => outcomeOf(await execute(tx)));
+        if (outcome.replayed) answer(ctx, outcome);
+        return outcome.body as Awaited<ReturnType<typeof execute>>;
+      };
+      return proceed({ kind: "commit", commit });
+    }
+
+    let ran: Awaited<ReturnType<typeof proceed>> | undefined;
+    const outcome = await runIdempotent(ctx.deps, request, async (tx) => {
+      const result = await proceed({ kind: "transaction", tx });
+      // A failed write rolls back with its record: rethrown here, inside the transaction.
+      if (!result.ok) throw result.error;
+      ran = result;
+      return outcomeOf(result.data);
+    });
+    return ran ?? replay(outcome);
+  });
+}
+
+/** A read: the kind's credential is presented; the route adds input, output and resolver. */
+export function readProcedure(meta: StorefrontMeta) {
+  kindOf(meta);
+  return procedure.meta(meta).use(presentCredential);
+}
+
+type Schemas<I extends z.ZodType, O extends z.ZodType> = { input: I; output: O };
+/** What tRPC asks of a resolver: a value its output schema parses (the schema's input type). */
+type Resolver<C, I extends z.ZodType, O extends z.ZodType> = (options: { ctx: C; input: z.output<I> }) => Promise<z.input<O>>;
+
+function writeProcedure<C, I extends z.ZodType, O extends z.ZodType>(meta: Meta, schemas: Schemas<I, O>, options: WriteOptions, resolve: Resolver<C, I, O>) {
+  return procedure
+    .meta(meta)
+    .input(schemas.input)
+    .use(presentCredential)
+    .use(writeRules(options))
+    .output(responseSchema(schemas.output))
+    .mutation(async ({ ctx, input }) => {
+      const { run, ...rest } = ctx;
+      // tRPC types the answer as a conditional type it cannot resolve for a generic schema; the
+      // output schema checks the value (with response validation on), as for every procedure.
+      if (run.kind === "replay") return run.body as never;
+      const context = run.kind === "transaction" ? { ...rest, tx: run.tx } : { ...rest, commit: run.commit };
+      // The context matches C by construction: the builders below pair each mode with its context type.
+      return (await resolve({ ctx: context as C, input: input as z.output<I> })) as never;
+    });
+}
+
+function withKind(meta: StorefrontMeta): Meta {
+  return { ...meta, kind: kindOf(meta) };
+}
+
+/** A write whose work is one transaction, run by its kind under the Idempotency-Key (`ctx.tx`). */
+export function transactionalWrite<I extends z.ZodType, O extends z.ZodType>(
+  meta: StorefrontMeta,
+  schemas: Schemas<I, O>,
+  resolve: Resolver<TransactionalWrite, I, O>,
+  options: { withoutCredential?: (body: z.output<O>) => z.output<O> } = {},
+) {
+  return writeProcedure(withKind(meta), schemas, { mode: "transaction", withoutCredential: options.withoutCredential as ((body: unknown) => unknown) | undefined }, resolve);
+}
+
+/** A write that calls an outside service first and ends with one `ctx.commit(tx => ...)`. */
+export function committingWrite<I extends z.ZodType, O extends z.ZodType>(meta: StorefrontMeta, schemas: Schemas<I, O>, resolve: Resolver<CommittingWrite, I, O>) {
+  return writeProcedure(withKind(meta), schemas, { mode: "commit" }, resolve);
+}
+
+function requireCartMutation(meta: StorefrontMeta): Meta {
+  const kind = kindOf(meta);
+  if (!kindRules[kind].ifMatch) throw new Error(`a cart mutation builder for a ${kind} operation`);
+  return { ...meta, kind };
+}
+
+/** A cart mutation run in its kind's transaction: If-Match checked, `ctx.expectedRevision` and `ctx.tx` given. */
+export function cartMutation<I extends z.ZodType, O extends z.ZodType>(meta: StorefrontMeta, schemas: Schemas<I, O>, resolve: Resolver<CartMutationContext, I, O>) {
+  return writeProcedure(requireCartMutation(meta), schemas, { mode: "transaction" }, resolve);
+}
+
+/** A cart mutation that calls an outside service (the courier, the card processor) before its commit. */
+export function committingCartMutation<I extends z.ZodType, O extends z.ZodType>(meta: StorefrontMeta, schemas: Schemas<I, O>, resolve: Resolver<CommittingCartMutation, I, O>) {
+  return writeProcedure(requireCartMutation(meta), schemas, { mode: "commit" }, resolve);
+}
