@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { catalogApi } from "../lib/api";
 import type { StorefrontError } from "../lib/errors";
 import { addDays, formatDate, formatTime, methodLabels } from "../lib/format";
@@ -51,11 +51,14 @@ export function OrderTimeSection(props: { cart: Cart; onSubmit: (choice: OrderTi
   const keyOf = (value: OrderTimeChoice) => (value.pickupType === "ASAP" ? "ASAP" : `${value.orderDate} ${value.orderTime}`);
   const choiceKey = choice ? keyOf(choice) : undefined;
   const savedKey = cart.pickupType === "ASAP" || !cart.orderDate ? "ASAP" : `${cart.orderDate} ${cart.orderTime}`;
-  const [touched, setTouched] = useState(false);
+  // Edits are counted, not flagged: an edit made while an earlier one is being sent (or before the
+  // effect that sends it has run) is sent after it, never folded into it and lost.
+  const [edits, setEdits] = useState(0);
+  const sentEdit = useRef(0);
 
   useEffect(() => {
-    if (!touched || saving || !choice || choiceKey === savedKey) return;
-    setTouched(false);
+    if (edits === sentEdit.current || saving || !choice || choiceKey === savedKey) return;
+    sentEdit.current = edits;
     setSaved(false);
     setSaving(true);
     void onSubmit(choice).then((result) => {
@@ -63,11 +66,11 @@ export function OrderTimeSection(props: { cart: Cart; onSubmit: (choice: OrderTi
       setError(result.ok ? undefined : result.error);
       setSaved(result.ok);
     });
-  }, [touched, saving, choice, choiceKey, savedKey, onSubmit]);
+  }, [edits, saving, choice, choiceKey, savedKey, onSubmit]);
 
   const change = (apply: () => void) => {
     apply();
-    setTouched(true);
+    setEdits((count) => count + 1);
   };
 
   return (
