@@ -22,16 +22,17 @@ export const openModals = {
   },
 };
 
-function subscribe(listener: () => void): () => void {
+/** The modal dialog on top, or null when none is open. */
+export function topModal(): HTMLDialogElement | null {
+  return stack.at(-1) ?? null;
+}
+
+export function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
 /** The modal dialog on top, or null when none is open (also during server rendering). */
 export function useTopModal(): HTMLDialogElement | null {
-  return useSyncExternalStore(
-    subscribe,
-    () => stack.at(-1) ?? null,
-    () => null,
-  );
+  return useSyncExternalStore(subscribe, topModal, () => null);
 }
