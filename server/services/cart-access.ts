@@ -1,11 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { carts } from "../../db/schema";
+import { carts, locations, merchants } from "../../db/schema";
 import { cartEtag } from "../domain/etag";
 import { AppError, notFound } from "../errors";
 import { hashToken, sameHash } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
 import { authenticateCustomer, requireSameMerchant } from "./customers/principal";
+import type { LocationWithMerchant } from "./locations";
 
 export type CartRow = typeof carts.$inferSelect;
 
@@ -20,25 +21,59 @@ export type CartRow = typeof carts.$inferSelect;
  * is 404; a cart of another merchant, or of another customer (including guest carts), is 403.
  */
 export async function loadAuthorizedCart(db: Executor, ctx: RequestContext, locationId: string, cartId: string): Promise<CartRow> {
+  return (await loadAuthorized(db, ctx, locationId, cartId, cartOnly)).cart;
+}
+
+/**
+ * The same checks, with the cart's location and merchant read in the same statement: for mutations,
+ * which need both. The location is returned as it is; `publishedLocation` refuses it later, after
+ * the cart's own checks, so errors come in the same order as reading them one after the other.
+ */
+export function loadAuthorizedCartWithLocation(db: Executor, ctx: RequestContext, locationId: string, cartId: string): Promise<{ cart: CartRow; location: LocationWithMerchant }> {
+  return loadAuthorized(db, ctx, locationId, cartId, withLocation);
+}
+
+/** 404 for a location that is no longer published (as findLocation answers). */
+export function publishedLocation(location: LocationWithMerchant): LocationWithMerchant {
+  if (!location.published) throw notFound("Location");
+  return location;
+}
+
+type CartRead<T extends { cart: CartRow }> = (db: Executor, locationId: string, cartId: string) => Promise<T | undefined>;
+
+const cartOnly: CartRead<{ cart: CartRow }> = async (db, locationId, cartId) => {
+  const [cart] = await db.select().from(carts).where(and(eq(carts.id, cartId), eq(carts.locationId, locationId)));
+  return cart ? { cart } : undefined;
+};
+
+const withLocation: CartRead<{ cart: CartRow; location: LocationWithMerchant }> = async (db, locationId, cartId) => {
+  const [row] = await db
+    .select({ cart: carts, location: locations, merchant: merchants })
+    .from(carts)
+    .innerJoin(locations, eq(locations.id, carts.locationId))
+    .innerJoin(merchants, eq(merchants.id, locations.merchantId))
+    .where(and(eq(carts.id, cartId), eq(carts.locationId, locationId)));
+  return row ? { cart: row.cart, location: { ...row.location, merchant: row.merchant } } : undefined;
+};
+
+async function loadAuthorized<T extends { cart: CartRow }>(db: Executor, ctx: RequestContext, locationId: string, cartId: string, read: CartRead<T>): Promise<T> {
   const { cartToken: token, bearer } = ctx.credential;
   if (!token && !bearer) throw new AppError("UNAUTHORIZED", "Send the cart's X-Cart-Token (or a customer bearer token)");
-  if (!token) return loadCustomerCart(db, ctx, locationId, cartId);
-  const [cart] = await db.select().from(carts).where(and(eq(carts.id, cartId), eq(carts.locationId, locationId)));
-  if (!cart) throw notFound("Cart");
+  if (!token) {
+    const principal = await authenticateCustomer(ctx, db);
+    const found = await read(db, locationId, cartId);
+    if (!found) throw notFound("Cart");
+    requireSameMerchant(principal, found.cart.merchantId);
+    if (found.cart.customerId !== principal.customerId) throw new AppError("FORBIDDEN", "This cart belongs to someone else");
+    return found;
+  }
+  const found = await read(db, locationId, cartId);
+  if (!found) throw notFound("Cart");
   const presented = hashToken(token);
-  if (cart.tokenHash && sameHash(presented, cart.tokenHash)) return cart;
+  if (found.cart.tokenHash && sameHash(presented, found.cart.tokenHash)) return found;
   const [other] = await db.select({ id: carts.id }).from(carts).where(eq(carts.tokenHash, presented)).limit(1);
   if (other) throw new AppError("FORBIDDEN", "This cart token belongs to a different cart");
   throw new AppError("UNAUTHORIZED", "The cart token is not valid");
-}
-
-async function loadCustomerCart(db: Executor, ctx: RequestContext, locationId: string, cartId: string): Promise<CartRow> {
-  const principal = await authenticateCustomer(ctx, db);
-  const [cart] = await db.select().from(carts).where(and(eq(carts.id, cartId), eq(carts.locationId, locationId)));
-  if (!cart) throw notFound("Cart");
-  requireSameMerchant(principal, cart.merchantId);
-  if (cart.customerId !== principal.customerId) throw new AppError("FORBIDDEN", "This cart belongs to someone else");
-  return cart;
 }
 
 export function conflict(currentRevision: number): AppError {

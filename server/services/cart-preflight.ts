@@ -1,8 +1,8 @@
 import { AppError } from "../errors";
-import { conflict, loadAuthorizedCart, type CartRow } from "./cart-access";
+import { conflict, loadAuthorizedCartWithLocation, publishedLocation, type CartRow } from "./cart-access";
 import { effectiveStatus } from "./cart-view";
 import type { CartIds } from "./carts";
-import { findLocation, type LocationWithMerchant } from "./locations";
+import type { LocationWithMerchant } from "./locations";
 import type { CommittingCartMutation } from "./operation-context";
 
 /**
@@ -14,12 +14,12 @@ import type { CommittingCartMutation } from "./operation-context";
  */
 export async function preflightCartMutation(ctx: CommittingCartMutation, ids: CartIds): Promise<{ cart: CartRow; location: LocationWithMerchant }> {
   const db = ctx.deps.database.db;
-  const cart = await loadAuthorizedCart(db, ctx, ids.locationId, ids.cartId);
+  const loaded = await loadAuthorizedCartWithLocation(db, ctx, ids.locationId, ids.cartId);
+  const { cart } = loaded;
   const status = effectiveStatus(cart, ctx.deps.now());
   if (status !== "OPEN") {
     throw new AppError("CART_IMMUTABLE", `The cart is ${status} and can no longer be changed`, { details: { status } });
   }
   if (cart.revision !== ctx.expectedRevision) throw conflict(cart.revision);
-  const location = await findLocation(db, cart.locationId, { allowSlug: false });
-  return { cart, location };
+  return { cart, location: publishedLocation(loaded.location) };
 }

@@ -8,7 +8,7 @@ import { AppError, validationError } from "../errors";
 import type { CartView } from "../schemas/cart";
 import { newCapability, hashToken, newId } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
-import { cartResponseHeaders, conflict, loadAuthorizedCart, type CartRow } from "./cart-access";
+import { cartResponseHeaders, conflict, loadAuthorizedCart, loadAuthorizedCartWithLocation, publishedLocation, type CartRow } from "./cart-access";
 import { repriceCart } from "./cart-pricing";
 import { effectiveStatus, toCartView } from "./cart-view";
 import type { CartMutationContext, TransactionalWrite } from "./operation-context";
@@ -112,14 +112,15 @@ export async function mutateCart(
   options: { amountField?: string } = {},
 ): Promise<CartView> {
   const { tx, expectedRevision } = ctx;
-  const cart = await loadAuthorizedCart(tx, ctx, ids.locationId, ids.cartId);
+  const loaded = await loadAuthorizedCartWithLocation(tx, ctx, ids.locationId, ids.cartId);
+  const { cart } = loaded;
   const now = ctx.deps.now();
   const status = effectiveStatus(cart, now);
   if (status !== "OPEN") {
     throw new AppError("CART_IMMUTABLE", `The cart is ${status} and can no longer be changed`, { details: { status } });
   }
   if (cart.revision !== expectedRevision) throw conflict(cart.revision);
-  const location = await findLocation(tx, cart.locationId, { allowSlug: false });
+  const location = publishedLocation(loaded.location);
   const changed = await change({ tx, cart, location, now });
   const patch = { ...changed, ...(await reconcileWithCatalog({ tx, cart, location, now }, changed)) };
   const next = { ...cart, ...patch };
