@@ -10,6 +10,8 @@ export type ResultBody = { status: string; orderId?: string; receiptId?: string;
 
 export type CheckoutCart = CartHandle & { quoteFingerprint: string; total: number };
 
+/** One hummus at Dune Grill (Asia/Dubai): the item of the schedule and location tests there. */
+export const duneHummus = { productId: "prd_dg_hummus", quantity: 1, selections: [], itemUnavailableAction: "remove_item" };
 export const chowderCup = { productId: "prd_hk_clam_chowder", quantity: 1, selections: [{ modifierGroupId: "mg_hk_clam_chowder_size", optionId: "opt_hk_clam_chowder_bowl" }], itemUnavailableAction: "remove_item" };
 
 export const cartUrl = (cart: { locationId: string; cartId: string }) => `/locations/${cart.locationId}/carts/${cart.cartId}`;

@@ -1,3 +1,4 @@
+import { duneHummus } from "../checkout-helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { carts } from "../../db/schema";
@@ -100,7 +101,7 @@ describe("pricing through the API", () => {
 
   it("formats AED amounts and applies room-service fees at Dune Grill", async () => {
     const cart = await startCart(app, DUNE.locationId, "room_service");
-    const added = await mutate(app, cart, "POST", "/items", { productId: "prd_dg_hummus", quantity: 1, selections: [], itemUnavailableAction: "remove_item" });
+    const added = await mutate(app, cart, "POST", "/items", duneHummus);
     expect(added.status, added.text).toBe(200);
     const body = added.body as Cart;
     expect(body.currency).toBe("aed");

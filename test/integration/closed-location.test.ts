@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { completeOrder, orderCount, pay, paymentSession, pricedCart, refresh } from "../checkout-helpers";
+import { completeOrder, duneHummus, orderCount, pay, paymentSession, pricedCart, refresh } from "../checkout-helpers";
 import { createTestApp, DUNE, mutate, type TestApp } from "../harness";
 
 /**
@@ -16,7 +16,7 @@ afterAll(async () => {
   await app.close();
 });
 
-const hummus = { productId: "prd_dg_hummus", quantity: 1, selections: [], itemUnavailableAction: "remove_item" };
+const hummus = duneHummus;
 /** Dubai local time as UTC: Dubai is UTC+4 all year. Wednesday 2026-12-02. */
 const dubai = (time: string, date = "2026-12-02") => new Date(`${date}T${time}:00+04:00`);
 
