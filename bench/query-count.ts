@@ -23,7 +23,7 @@ export type QueryCountReport = {
   constant: { menus: boolean; addItem: boolean; getCart: boolean };
 };
 
-function openCountingDatabase(url: string): { handle: DatabaseHandle; statements: { count: number } } {
+export function openCountingDatabase(url: string): { handle: DatabaseHandle; statements: { count: number } } {
   const statements = { count: 0 };
   // One connection, opened before counting starts: a connection opened mid-measurement would add
   // postgres-js's own type lookup to the count. The services never hold two at once (PGlite has one too).

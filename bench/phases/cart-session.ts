@@ -22,5 +22,8 @@ export async function openCart(app: InProcessApp, locationId: string) {
     setEtag(value: string) {
       etag = value;
     },
+    get() {
+      return app.call("GET", `/locations/${locationId}/carts/${cart.id}`, 200, { "x-cart-token": cartAccessToken });
+    },
   };
 }

@@ -70,7 +70,7 @@ export async function measurePlans(url: string, locationId: string, count: numbe
     const queries: { name: string; text: string; params: string[] }[] = [
       { name: "cart by id + location", text: "select * from carts where id = $1 and location_id = $2", params: [`crt_bulk_${probe}`, locationId] },
       { name: "cart by token hash", text: "select id from carts where token_hash = $1 limit 1", params: ["0".repeat(32)] },
-      { name: "idempotency record by (scope, operation, key)", text: "select * from idempotency_records where scope = $1 and operation = $2 and key = $3", params: [`cart:crt_bulk_${probe % 1000}`, "addItem", `key_bulk_${probe}`] },
+      { name: "idempotency record by (scope, key)", text: "select * from idempotency_records where scope = $1 and key = $2 and expires_at > now()", params: [`cart:crt_bulk_${probe % 1000}`, `key_bulk_${probe}`] },
       { name: "order by cart id", text: "select * from orders where cart_id = $1", params: [`crt_bulk_${probe}`] },
       { name: "order lines of an order", text: "select * from order_lines where order_id = $1 order by position", params: [`ord_bulk_${probe}`] },
       { name: "orders by customer, newest first", text: "select * from orders where customer_id = $1 order by placed_at desc, id desc limit 20", params: [customer] },

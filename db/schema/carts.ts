@@ -59,8 +59,9 @@ export const carts = pgTable(
 );
 
 /**
- * Stored outcomes of writes, keyed by caller, operation and Idempotency-Key. A record is written in
- * the same transaction as the change it describes, so it exists exactly when the change does.
+ * Stored outcomes of writes, keyed by caller and Idempotency-Key, with the operation they answered.
+ * A record is claimed and written in the same transaction as the change it describes, so it exists
+ * exactly when the change does.
  */
 export const idempotencyRecords = pgTable(
   "idempotency_records",
@@ -77,9 +78,9 @@ export const idempotencyRecords = pgTable(
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
   },
   (table) => [
-    primaryKey({ columns: [table.scope, table.operation, table.key] }),
-    // A key is looked up by caller and key alone: reusing it for another operation is refused.
-    index("idempotency_scope_key_idx").on(table.scope, table.key),
+    // One record per caller and key, whatever the operation: reusing a key for another operation is
+    // refused, and a request claims its key with one insert that conflicts on exactly this.
+    primaryKey({ columns: [table.scope, table.key] }),
     index("idempotency_expires_idx").on(table.expiresAt),
   ],
 );

@@ -9,6 +9,7 @@ import { createOtpDelivery } from "../integrations/otp-delivery";
 import { createPaymentProcessor } from "../integrations/payments";
 import { createRateLimiter } from "../integrations/rate-limit";
 import { createResponseCache } from "../http/response-cache";
+import { createCatalogCache } from "../services/catalog-cache";
 import type { AppDeps } from "./deps";
 import { localSecret } from "./local-secret";
 import { serviceClock } from "./test-clock";
@@ -54,6 +55,7 @@ export async function buildIntegrations(env: Env, now: () => Date): Promise<Omit
     courier: createCourier(env),
     otpDelivery: createOtpDelivery(env),
     responseCache: createResponseCache(env.RESPONSE_CACHE_TTL_MS, now),
+    catalogCache: createCatalogCache(),
   };
 }
 

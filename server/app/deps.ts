@@ -1,6 +1,7 @@
 import type { DatabaseHandle } from "../../db/client";
 import type { Env } from "../env";
 import type { ResponseCache } from "../http/response-cache";
+import type { CatalogCache } from "../services/catalog-cache";
 import type { Courier } from "../integrations/courier/types";
 import type { OtpDelivery } from "../integrations/otp-delivery/types";
 import type { PaymentProcessor } from "../integrations/payments/types";
@@ -19,6 +20,8 @@ export type AppDeps = {
   otpDelivery: OtpDelivery;
   /** Anonymous catalog reads kept in memory for RESPONSE_CACHE_TTL_MS (server/http/response-cache.ts). */
   responseCache: ResponseCache;
+  /** Product rows keyed by their catalog revision, for cart mutations (server/services/catalog-cache.ts). */
+  catalogCache: CatalogCache;
   /** Injected so that tests can move time (cart expiry, quotes, schedules). */
   now: () => Date;
 };

@@ -5,7 +5,7 @@ import type { Job } from "./types";
 
 /**
  * Deletes stored outcomes past IDEMPOTENCY_RETENTION_HOURS (their `expires_at`). An expired record
- * already replays nothing (runIdempotent treats it as absent and overwrites it), so this only
+ * already replays nothing (a new request with its key takes it over), so this only
  * reclaims space. Batches are claimed with SKIP LOCKED: a record a request is rewriting right now
  * is skipped, and two instances pruning at once delete different rows.
  */
@@ -17,8 +17,8 @@ export const pruneIdempotency: Job = async ({ deps, batchSize, deadline }) => {
     const deleted = await db
       .delete(table)
       .where(
-        sql`(${table.scope}, ${table.operation}, ${table.key}) in (
-          select scope, operation, key from idempotency_records
+        sql`(${table.scope}, ${table.key}) in (
+          select scope, key from idempotency_records
           where expires_at <= ${now}::timestamptz
           limit ${batchSize}
           for update skip locked)`,

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
-import { discounts, products } from "../../db/schema";
+import { discounts } from "../../db/schema";
 import { resolveSelections, sameConfiguration, type SelectionInput } from "../domain/cart-lines";
 import type { CartLine } from "../domain/cart-types";
 import { applyRate, isValidRate, parseDecimalToMinor, toDecimalString } from "../domain/money";
@@ -23,11 +23,8 @@ export type AddItemInput = {
 
 /** Adds a product, priced from the catalog; an identical configuration merges into its line. */
 export function addItem(ctx: CartMutationContext, ids: CartIds, input: AddItemInput): Promise<CartView> {
-  return mutateCart(ctx, ids, async ({ tx, cart }) => {
-    const [product] = await tx
-      .select()
-      .from(products)
-      .where(and(eq(products.id, input.productId), eq(products.locationId, cart.locationId)));
+  return mutateCart(ctx, ids, async ({ tx, cart, location }) => {
+    const product = await ctx.deps.catalogCache.product(tx, { locationId: location.id, catalogRevision: location.catalogRevision }, input.productId);
     if (!product) {
       throw validationError(`Product ${quoteInput(input.productId)} is not on this location's menu`, [{ path: "productId", message: "unknown product for this location" }]);
     }
@@ -68,17 +65,14 @@ export function addItem(ctx: CartMutationContext, ids: CartIds, input: AddItemIn
 /** PATCH .../cart-item/{itemId}/quantity: sets a line's quantity; 0 removes the line. */
 export function updateItemQuantity(ctx: CartMutationContext, ids: CartIds & { itemId: string }, quantity: number): Promise<CartView> {
   const { itemId, ...cartIds } = ids;
-  return mutateCart(ctx, cartIds, async ({ tx, cart }) => {
+  return mutateCart(ctx, cartIds, async ({ tx, cart, location }) => {
     const target = cart.lines.find((line) => line.id === itemId);
     if (!target) throw notFound("Cart item");
     if (quantity > ctx.deps.env.CART_MAX_LINE_QUANTITY) {
       throw validationError(`A line can hold at most ${ctx.deps.env.CART_MAX_LINE_QUANTITY} of an item`, [{ path: "quantity", message: "too large" }]);
     }
     if (quantity > target.quantity) {
-      const [product] = await tx
-        .select({ name: products.name, maxQuantity: products.maxQuantity })
-        .from(products)
-        .where(and(eq(products.id, target.productId), eq(products.locationId, cart.locationId)));
+      const product = await ctx.deps.catalogCache.product(tx, { locationId: location.id, catalogRevision: location.catalogRevision }, target.productId);
       if (product) requireWithinProductLimit(product, quantity);
     }
     return {

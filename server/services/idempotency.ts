@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { and, desc, eq, gt } from "drizzle-orm";
+import { and, eq, gt } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import type { Executor, Tx } from "../../db/client";
 import { queryRows } from "../../db/rows";
@@ -109,36 +109,60 @@ function replayOf<T>(deps: AppDeps, request: IdempotentRequest, record: Idempote
  *   client behind one NAT shares, so for them the credential is never stored and a replay answers
  *   without it (the client that lost the first answer starts a new session). Callers known by a
  *   credential of their own get the whole answer replayed.
+ *
+ * The first request of a key costs two statements: the claim, then the answer written over it.
  */
 export async function runIdempotent<T>(deps: AppDeps, request: IdempotentRequest, execute: (tx: Tx) => Promise<Outcome<T>>): Promise<Outcome<T> & { replayed: boolean }> {
   const { env, database, now } = deps;
   const { scope, key } = request;
   return database.db.transaction(async (tx) => {
-    const [lock] = await queryRows<{ locked: boolean }>(tx, sql`select pg_try_advisory_xact_lock(${advisoryLockId(`${scope}|${key}`)}) as locked`);
-    if (!lock?.locked) {
+    const current = now();
+    const claim = await claimKey(tx, request, current, new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000));
+    if (claim === "taken") {
+      // Only a committed record can be in the way: whoever wrote it held the key's lock until its commit.
+      const existing = await liveRecord(tx, scope, key, current);
+      if (existing) return { ...replayOf<T>(deps, request, existing), replayed: true };
+    }
+    if (claim !== "claimed") {
       throw new AppError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry shortly", {
         headers: { "Retry-After": "1" },
       });
     }
-    const current = now();
-    const existing = await liveRecord(tx, scope, key, current);
-    if (existing) return { ...replayOf<T>(deps, request, existing), replayed: true };
     const outcome = await execute(tx);
     const stored = request.withoutCredential && isAnonymousScope(scope) ? request.withoutCredential(outcome.body) : outcome.body;
-    const record = {
-      requestFingerprint: request.fingerprint,
-      statusCode: outcome.status,
-      responseSealed: packAnswer(sealKey(env.secret), stored),
-      responseHeaders: outcome.headers,
-      createdAt: current,
-      expiresAt: new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000),
-    };
     await tx
-      .insert(idempotencyRecords)
-      .values({ scope, operation: request.operation, key, ...record })
-      .onConflictDoUpdate({ target: [idempotencyRecords.scope, idempotencyRecords.operation, idempotencyRecords.key], set: record });
+      .update(idempotencyRecords)
+      .set({ statusCode: outcome.status, responseSealed: packAnswer(sealKey(env.secret), stored), responseHeaders: outcome.headers })
+      .where(and(eq(idempotencyRecords.scope, scope), eq(idempotencyRecords.key, key)));
     return { ...outcome, replayed: false };
   });
+}
+
+/**
+ * One statement: take the key's transaction-scoped advisory lock (without waiting) and, holding it,
+ * insert the key's record, or take over an expired one. The row is a placeholder (status 0, no
+ * answer) that only this transaction sees; the answer is written over it before the commit.
+ * `busy`: another transaction holds the key. `taken`: a live record exists (so it is committed).
+ */
+async function claimKey(tx: Tx, request: IdempotentRequest, now: Date, expiresAt: Date): Promise<"claimed" | "taken" | "busy"> {
+  const { scope, key, operation, fingerprint } = request;
+  const at = now.toISOString();
+  const [row] = await queryRows<{ locked: boolean; claimed: boolean }>(
+    tx,
+    sql`with lock as (select pg_try_advisory_xact_lock(${advisoryLockId(`${scope}|${key}`)}) as locked),
+      claim as (
+        insert into idempotency_records (scope, operation, key, request_fingerprint, status_code, response_sealed, response_headers, created_at, expires_at)
+        select ${scope}, ${operation}, ${key}, ${fingerprint}, 0, '', '{}'::jsonb, ${at}::timestamptz, ${expiresAt.toISOString()}::timestamptz from lock where locked
+        on conflict (scope, key) do update set
+          operation = excluded.operation, request_fingerprint = excluded.request_fingerprint, status_code = 0, response_sealed = '',
+          response_headers = '{}'::jsonb, created_at = excluded.created_at, expires_at = excluded.expires_at
+        where idempotency_records.expires_at <= ${at}::timestamptz
+        returning 1
+      )
+      select (select locked from lock) as locked, exists (select 1 from claim) as claimed`,
+  );
+  if (!row?.locked) return "busy";
+  return row.claimed ? "claimed" : "taken";
 }
 
 /**
@@ -176,9 +200,7 @@ async function liveRecord(db: Executor, scope: string, key: string, now: Date): 
   const [record] = await db
     .select()
     .from(idempotencyRecords)
-    .where(and(eq(idempotencyRecords.scope, scope), eq(idempotencyRecords.key, key), gt(idempotencyRecords.expiresAt, now)))
-    .orderBy(desc(idempotencyRecords.expiresAt))
-    .limit(1);
+    .where(and(eq(idempotencyRecords.scope, scope), eq(idempotencyRecords.key, key), gt(idempotencyRecords.expiresAt, now)));
   return record;
 }
 

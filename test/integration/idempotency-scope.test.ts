@@ -34,6 +34,26 @@ describe("one key, one request", () => {
     expect(read.body).toMatchObject({ waiterTipTotal: "0.00" });
   });
 
+  it("runs a request again once its key's record has expired, even for another operation, and keeps one record per key", async () => {
+    const cart = await startCart(app);
+    const key = idemKey();
+    const base = `/locations/${cart.locationId}/carts/${cart.cartId}`;
+    const added = await app.call("POST", `${base}/items`, { headers: { ...cartCredential(cart), "If-Match": cart.etag, "Idempotency-Key": key }, body: chowderCup });
+    expect(added.status, added.text).toBe(200);
+    // Past IDEMPOTENCY_RETENTION_HOURS (the cart itself would expire long before, so the record is aged instead of the clock moved).
+    await app.deps.database.db.update(idempotencyRecords).set({ expiresAt: new Date(app.clock.now.getTime() - 1_000) }).where(eq(idempotencyRecords.key, key));
+    const tip = () => app.call("PUT", `${base}/gratuity`, { headers: { ...cartCredential(cart), "If-Match": added.headers.get("etag") ?? "", "Idempotency-Key": key }, body: { rate: "0.1" } });
+    const tipped = await tip();
+    expect(tipped.status, tipped.text).toBe(200);
+    expect(tipped.headers.get("idempotent-replayed")).toBeNull();
+    expect(tipped.body).toMatchObject({ revision: 2 });
+    const records = await app.deps.database.db.select().from(idempotencyRecords).where(eq(idempotencyRecords.key, key));
+    expect(records.map((record) => ({ operation: record.operation, statusCode: record.statusCode }))).toEqual([{ operation: "carts.setGratuity", statusCode: 200 }]);
+    const again = await tip();
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(tipped.text);
+  });
+
   it("refuses an anonymous caller's key reused from an ordering session for a sign-in", async () => {
     const key = idemKey();
     const session = await app.call("POST", `/locations/${HARBOR.locationId}/ordering-sessions`, { headers: { "Idempotency-Key": key }, body: { fulfillmentMethod: "takeout" }, ip: "198.51.100.7" });

@@ -1,0 +1,132 @@
+/**
+ * `npm run bench:profile [-- --requests=N] [-- --operation=add-item|ordering-session|get-cart] [-- --save=file.cpuprofile]`
+ *
+ * Where one operation's CPU goes: the real REST handler in-process (NODE_ENV=production) over one
+ * Postgres connection, warmed up, then N requests under V8's sampling profiler (node:inspector).
+ * Prints self time grouped by who owns the code (a package, our own folders, Node, GC), then the
+ * heaviest functions. Load it into Chrome DevTools with --save for the call tree. It measures
+ * CPU only: the requests run one after another, so the database wait shows as idle.
+ */
+import "./quiet-logs";
+import { writeFileSync } from "node:fs";
+import { Session, type Profiler } from "node:inspector/promises";
+import { createBenchDatabase, dropBenchDatabase } from "./database";
+import { openInProcessApp } from "./query-count";
+import { openCart } from "./phases/cart-session";
+import { BENCH_LOCATION_ID, idempotencyKey } from "./scenarios/common";
+
+type Options = { requests: number; operation: "add-item" | "ordering-session" | "get-cart"; save?: string | undefined };
+
+function parseArgs(argv: string[]): Options {
+  const options: Options = { requests: 1_500, operation: "add-item" };
+  for (const arg of argv) {
+    const [name, value = ""] = arg.replace(/^--/, "").split("=");
+    if (name === "requests") options.requests = Number(value);
+    else if (name === "operation" && (value === "add-item" || value === "ordering-session" || value === "get-cart")) options.operation = value;
+    else if (name === "save") options.save = value;
+    else throw new Error(`unknown argument ${arg}`);
+  }
+  if (!Number.isInteger(options.requests) || options.requests < 1) throw new Error("--requests must be a positive integer");
+  return options;
+}
+
+const progress = (message: string) => process.stderr.write(`[profile] ${message}\n`);
+
+/** Who owns a function: an npm package, one of our top-level folders, Node itself, or V8's own entries. */
+function owner(node: Profiler.ProfileNode): string {
+  const { url, functionName } = node.callFrame;
+  if (!url) return functionName === "(garbage collector)" ? "(gc)" : functionName === "(idle)" || functionName === "(program)" ? functionName : "(native)";
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
+  if (pkg?.[1]) return pkg[1];
+  if (url.startsWith("node:")) return "node:internal";
+  const own = /\/(server|db|bench|app)\/([^/]+)/.exec(url);
+  return own ? `${own[1]}/${own[2]}` : url;
+}
+
+function summarise(profile: Profiler.Profile, requests: number): string {
+  const selfMicros = new Map<number, number>();
+  const timeDeltas = profile.timeDeltas ?? [];
+  (profile.samples ?? []).forEach((id, index) => selfMicros.set(id, (selfMicros.get(id) ?? 0) + (timeDeltas[index] ?? 0)));
+  const byOwner = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let busy = 0;
+  for (const node of profile.nodes) {
+    const micros = selfMicros.get(node.id) ?? 0;
+    if (micros === 0) continue;
+    const who = owner(node);
+    byOwner.set(who, (byOwner.get(who) ?? 0) + micros);
+    if (who !== "(idle)") busy += micros;
+    const name = `${node.callFrame.functionName || "(anonymous)"} ${who}:${node.callFrame.lineNumber + 1}`;
+    byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
+  }
+  const rows = (entries: Map<string, number>, limit: number) =>
+    [...entries]
+      .filter(([name]) => !name.startsWith("(idle)"))
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([name, micros]) => `| ${name} | ${(micros / 1000 / requests).toFixed(3)} | ${((micros / busy) * 100).toFixed(1)}% |`);
+  return [
+    `CPU per request (not idle): ${(busy / 1000 / requests).toFixed(2)} ms over ${requests} requests`,
+    "",
+    "| owner | ms/request | share of busy |",
+    "| --- | --- | --- |",
+    ...rows(byOwner, 25),
+    "",
+    "| function | ms/request | share of busy |",
+    "| --- | --- | --- |",
+    ...rows(byFunction, 30),
+  ].join("\n");
+}
+
+async function main(): Promise<void> {
+  const options = parseArgs(process.argv.slice(2));
+  progress("creating the bench database");
+  const url = await createBenchDatabase();
+  const app = await openInProcessApp(url);
+  try {
+    let cart = await openCart(app, BENCH_LOCATION_ID);
+    let adds = 0;
+    const once = async () => {
+      if (options.operation === "ordering-session") {
+        await app.call("POST", `/locations/${BENCH_LOCATION_ID}/ordering-sessions`, 201, { "content-type": "application/json", "idempotency-key": idempotencyKey() }, JSON.stringify({ fulfillmentMethod: "takeout" }));
+        return;
+      }
+      if (options.operation === "get-cart") {
+        await cart.get();
+        return;
+      }
+      // The load scenario's cart: 1..5 lines, later adds merge; a fresh cart before a line reaches its cap.
+      if (adds === 400) {
+        cart = await openCart(app, BENCH_LOCATION_ID);
+        adds = 0;
+      }
+      await cart.addItem(adds % 5);
+      adds += 1;
+    };
+    if (options.operation === "get-cart") for (let line = 0; line < 3; line += 1) await cart.addItem(line);
+    progress("warming up (500 requests)");
+    for (let index = 0; index < 500; index += 1) await once();
+    const session = new Session();
+    session.connect();
+    await session.post("Profiler.enable");
+    await session.post("Profiler.setSamplingInterval", { interval: 100 });
+    await session.post("Profiler.start");
+    progress(`profiling ${options.requests} ${options.operation} requests`);
+    for (let index = 0; index < options.requests; index += 1) {
+      await once();
+      if ((index + 1) % 500 === 0) progress(`${index + 1} / ${options.requests}`);
+    }
+    const { profile } = await session.post("Profiler.stop");
+    session.disconnect();
+    if (options.save) writeFileSync(options.save, JSON.stringify(profile));
+    process.stdout.write(`${summarise(profile, options.requests)}\n`);
+  } finally {
+    await app.close();
+    await dropBenchDatabase();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

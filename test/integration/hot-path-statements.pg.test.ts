@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openCountingDatabase } from "../../bench/query-count";
+import type { DatabaseHandle } from "../../db/client";
+import { publish } from "../../server/catalog-admin/publish";
+import { chowderCup } from "../checkout-helpers";
+import { createTestApp, databaseUrlOf, HARBOR, idemKey, mutate, openTestDatabase, startCart, type CartHandle, type TestApp } from "../harness";
+
+/**
+ * The statements a cart mutation sends, counted at the driver (BEGIN and COMMIT included), and the
+ * product rows it keeps between publications (server/services/catalog-cache.ts). Issue 16: add item
+ * at most 6 statements, constant in cart size. Postgres only: the count is postgres.js's.
+ */
+let app: TestApp;
+let database: DatabaseHandle;
+let statements: { count: number };
+
+beforeAll(async () => {
+  database = await openTestDatabase("postgres");
+  const url = databaseUrlOf(database);
+  if (!url) throw new Error("no URL for the Postgres test database");
+  const counting = openCountingDatabase(url);
+  statements = counting.statements;
+  await counting.handle.ping();
+  app = await createTestApp({ database: counting.handle });
+});
+afterAll(async () => {
+  await app.close();
+  await app.deps.database.close();
+  await database.close();
+});
+
+const withInstructions = (specialInstructions: string) => ({ ...chowderCup, specialInstructions });
+
+async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statements: number }> {
+  const before = statements.count;
+  const result = await run();
+  return { result, statements: statements.count - before };
+}
+
+async function addLine(cart: CartHandle, instructions: string) {
+  const { result, statements: sent } = await counted(() => mutate(app, cart, "POST", "/items", withInstructions(instructions), { "Idempotency-Key": idemKey() }));
+  expect(result.status, result.text).toBe(200);
+  return { body: result.body as { items: { name: string; basePrice: string; specialInstructions: string }[] }, statements: sent };
+}
+
+describe("add item", () => {
+  it("sends 6 statements once the product is known, the same at 1 and at 25 lines: BEGIN, key claim, cart with location, cart update, answer, COMMIT", async () => {
+    const cart = await startCart(app);
+    const counts: number[] = [];
+    for (let line = 0; line < 25; line += 1) counts.push((await addLine(cart, `line ${line}`)).statements);
+    // The first add of the process may read the product row; every later one finds it kept.
+    expect(counts.slice(1)).toEqual(Array.from({ length: 24 }, () => 6));
+  });
+
+  it("reads the product again after a publication, and prices the new line at the published price", async () => {
+    const cart = await startCart(app);
+    await addLine(cart, "before");
+    const { catalogRevision } = await publish(app.deps.database.db, HARBOR.locationId, [{ kind: "modifierOptionPrice", productId: chowderCup.productId, groupId: "mg_hk_clam_chowder_size", optionId: "opt_hk_clam_chowder_bowl", priceMinor: 777 }]);
+    expect(catalogRevision).toBeGreaterThan(1);
+    const fresh = await startCart(app);
+    const first = await addLine(fresh, "after");
+    expect(first.statements).toBe(7);
+    const again = await addLine(fresh, "after, again");
+    expect(again.statements).toBe(6);
+    const read = await app.call("GET", `/locations/${fresh.locationId}/carts/${fresh.cartId}`, { headers: { "X-Cart-Token": fresh.token } });
+    expect(read.text).toContain('"7.77"');
+  });
+});
