@@ -20,19 +20,22 @@ export type QueryCountReport = {
   menus: { locationId: string; productsServed: number; queries: number }[];
   carts: { lines: number; addItem: number; getCart: number }[];
   orderingSession: number;
+  /** One guest order from the first request to the paid order: what the capacity estimate multiplies. */
+  order: OrderStatements;
   constant: { menus: boolean; addItem: boolean; getCart: boolean };
 };
 
-export function openCountingDatabase(url: string): { handle: DatabaseHandle; statements: { count: number } } {
-  const statements = { count: 0 };
+export function openCountingDatabase(url: string): { handle: DatabaseHandle; statements: { count: number; commits: number } } {
+  const statements = { count: 0, commits: 0 };
   // One connection, opened before counting starts: a connection opened mid-measurement would add
   // postgres-js's own type lookup to the count. The services never hold two at once (PGlite has one too).
   const client = postgres(url, {
     max: 1,
     prepare: poolSettings.DATABASE_PREPARE,
     onnotice: () => undefined,
-    debug: () => {
+    debug: (_connection, query) => {
       statements.count += 1;
+      if (/^\s*commit\b/i.test(query)) statements.commits += 1;
     },
   });
   const db = drizzle(client, { schema }) as unknown as Db;
@@ -51,7 +54,7 @@ export function openCountingDatabase(url: string): { handle: DatabaseHandle; sta
 
 const allEqual = (values: number[]) => values.every((value) => value === values[0]);
 
-export type InProcessCall = { queries: number; text: string; etag: string; status: number; ms: number };
+export type InProcessCall = { queries: number; commits: number; text: string; etag: string; status: number; ms: number };
 export type InProcessApp = {
   /** One request through the REST handler; throws unless it answers `expectStatus`. */
   call: (method: string, path: string, expectStatus: number, headers?: Record<string, string>, body?: string) => Promise<InProcessCall>;
@@ -72,6 +75,7 @@ export async function openInProcessApp(url: string): Promise<InProcessApp> {
 
   async function call(method: string, path: string, expectStatus: number, headers: Record<string, string> = {}, body?: string): Promise<InProcessCall> {
     const before = statements.count;
+    const commitsBefore = statements.commits;
     const started = performance.now();
     const response = await handler(
       new Request(`http://127.0.0.1${REST_PREFIX}${path}`, { method, body, headers: { [PEER_ADDRESS_HEADER]: "127.0.0.1", ...headers } }),
@@ -79,7 +83,7 @@ export async function openInProcessApp(url: string): Promise<InProcessApp> {
     const text = await response.text();
     const ms = performance.now() - started;
     if (response.status !== expectStatus) throw new Error(`in-process: ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-    return { queries: statements.count - before, text, etag: response.headers.get("etag") ?? "", status: response.status, ms };
+    return { queries: statements.count - before, commits: statements.commits - commitsBefore, text, etag: response.headers.get("etag") ?? "", status: response.status, ms };
   }
 
   return {
@@ -127,6 +131,7 @@ export async function measureQueryCounts(url: string, locations: { seeded: strin
       menus,
       carts,
       orderingSession: session.queries,
+      order: await measureOrder(call, locations.seeded),
       constant: {
         menus: allEqual(menus.map((entry) => entry.queries)),
         addItem: allEqual(carts.map((entry) => entry.addItem)),
@@ -136,4 +141,40 @@ export async function measureQueryCounts(url: string, locations: { seeded: strin
   } finally {
     await close();
   }
+}
+
+export type OrderStatements = { requests: string[]; statements: number; commits: number };
+
+/**
+ * A guest takeout order as a storefront places it: ordering session, three add items, the payment
+ * session, the payment with the simulated processor's good test card, and one order-result poll.
+ * The menu read is left out: it is served from the response cache (no statement) in the steady state.
+ */
+async function measureOrder(call: InProcessApp["call"], locationId: string): Promise<OrderStatements> {
+  const calls: { name: string; result: InProcessCall }[] = [];
+  const step = async (name: string, ...args: Parameters<InProcessApp["call"]>) => {
+    const result = await call(...args);
+    calls.push({ name, result });
+    return result;
+  };
+  const json = { "content-type": "application/json" };
+  const session = await step("ordering session", "POST", `/locations/${locationId}/ordering-sessions`, 201, { ...json, "idempotency-key": idempotencyKey() }, JSON.stringify({ fulfillmentMethod: "takeout" }));
+  const { cart, cartAccessToken } = JSON.parse(session.text) as { cart: { id: string }; cartAccessToken: string };
+  const cartPath = `/locations/${locationId}/carts/${cart.id}`;
+  const token = { "x-cart-token": cartAccessToken };
+  let etag = session.etag;
+  let quoteFingerprint = "";
+  for (let variant = 0; variant < 3; variant += 1) {
+    const added = await step("add item", "POST", `${cartPath}/items`, 200, { ...json, ...token, "if-match": etag, "idempotency-key": idempotencyKey() }, addItemBody(variant));
+    etag = added.etag;
+    quoteFingerprint = (JSON.parse(added.text) as { quoteFingerprint: string }).quoteFingerprint;
+  }
+  await step("payment session", "POST", `${cartPath}/payment-session`, 200, { ...json, ...token, "if-match": etag, "idempotency-key": idempotencyKey() }, "{}");
+  await step("payment", "POST", `${cartPath}/payments`, 200, { ...json, ...token, "idempotency-key": idempotencyKey() }, JSON.stringify({ quoteFingerprint, paymentMethodId: "pm_card_visa" }));
+  await step("order result", "GET", `${cartPath}/order-result`, 200, token);
+  return {
+    requests: calls.map(({ name, result }) => `${name} ${result.queries}/${result.commits}`),
+    statements: calls.reduce((sum, { result }) => sum + result.queries, 0),
+    commits: calls.reduce((sum, { result }) => sum + result.commits, 0),
+  };
 }

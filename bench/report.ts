@@ -119,6 +119,7 @@ export function formatText(report: BenchReport): string {
           `Statements per request (ordering session: ${report.queryCounts.orderingSession})`,
           textTable(["menu location", "products", "GET menu"], queries.menus),
           textTable(["cart lines", "add item", "GET cart"], queries.carts),
+          orderLine(report.queryCounts),
           "",
         ]
       : []),
@@ -142,7 +143,14 @@ function queryMarkdown(counts: QueryCountReport): string[] {
     "",
     markdownTable(["cart lines", "add item", "GET cart"], queries.carts),
     "",
+    orderLine(counts),
+    "",
   ];
+}
+
+function orderLine(counts: QueryCountReport): string {
+  const { order } = counts;
+  return `A guest order, first request to paid (statements/commits per request: ${order.requests.join(", ")}): ${order.statements} statements, ${order.commits} commits.`;
 }
 
 function loadMarkdown(report: BenchReport): string[] {
