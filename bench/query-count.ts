@@ -131,7 +131,7 @@ export async function measureQueryCounts(url: string, locations: { seeded: strin
       menus,
       carts,
       orderingSession: session.queries,
-      order: await measureOrder(call, locations.seeded),
+      order: await measureOrders(call, locations.seeded),
       constant: {
         menus: allEqual(menus.map((entry) => entry.queries)),
         addItem: allEqual(carts.map((entry) => entry.addItem)),
@@ -143,14 +143,26 @@ export async function measureQueryCounts(url: string, locations: { seeded: strin
   }
 }
 
-export type OrderStatements = { requests: string[]; statements: number; commits: number };
+export type OrderStatements = { requests: string[]; statements: number; commits: number; cpuMsPerOrder: number; ordersTimed: number };
+
+const TIMED_ORDERS = 30;
+
+/** The statements of one order, then this process's CPU time per order over TIMED_ORDERS more (after as many untimed). */
+async function measureOrders(call: InProcessApp["call"], locationId: string): Promise<OrderStatements> {
+  const first = await measureOrder(call, locationId);
+  for (let order = 0; order < TIMED_ORDERS; order += 1) await measureOrder(call, locationId);
+  const before = process.cpuUsage();
+  for (let order = 0; order < TIMED_ORDERS; order += 1) await measureOrder(call, locationId);
+  const used = process.cpuUsage(before);
+  return { ...first, cpuMsPerOrder: (used.user + used.system) / 1000 / TIMED_ORDERS, ordersTimed: TIMED_ORDERS };
+}
 
 /**
  * A guest takeout order as a storefront places it: ordering session, three add items, the payment
  * session, the payment with the simulated processor's good test card, and one order-result poll.
  * The menu read is left out: it is served from the response cache (no statement) in the steady state.
  */
-async function measureOrder(call: InProcessApp["call"], locationId: string): Promise<OrderStatements> {
+async function measureOrder(call: InProcessApp["call"], locationId: string): Promise<Pick<OrderStatements, "requests" | "statements" | "commits">> {
   const calls: { name: string; result: InProcessCall }[] = [];
   const step = async (name: string, ...args: Parameters<InProcessApp["call"]>) => {
     const result = await call(...args);

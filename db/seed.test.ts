@@ -70,7 +70,9 @@ describe("seedDemoData", () => {
     await seedDemoData(handle.db);
     countsAfterFirstRun = await rowCounts(handle);
     await seedDemoData(handle.db);
-  });
+    // An embedded database migrated and seeded twice: the integration projects' hook bound, not the unit
+    // project's 10 s, which a busy 2-core CI machine exceeded (CI run of 2026-11-25).
+  }, 60_000);
 
   afterAll(async () => {
     await handle?.close();

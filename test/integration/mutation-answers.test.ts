@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { chowderCup } from "../checkout-helpers";
+import { cartCredential, createTestApp, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp, type TestResponse } from "../harness";
+import { deliveryAddressNearHarbor } from "../routes";
+
+/**
+ * A cart mutation answers the cart as it wrote it, without reading the row back (server/services/carts.ts);
+ * that answer must be the very cart a GET reads right after, byte for byte. Responses are not
+ * validated here (VALIDATE_RESPONSES=false, as in production), so nothing re-orders the answer's keys.
+ */
+let app: TestApp;
+beforeAll(async () => {
+  app = await createTestApp({ env: { VALIDATE_RESPONSES: "false" } });
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const calamari = { productId: "prd_hk_crispy_calamari", quantity: 2, selections: [], itemUnavailableAction: "remove_item" };
+
+async function expectReadBackIdentical(cart: CartHandle, answer: TestResponse): Promise<void> {
+  expect(answer.status, answer.text).toBe(200);
+  const read = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) });
+  expect(read.headers.get("etag")).toBe(answer.headers.get("etag"));
+  expect(read.text).toBe(answer.text);
+}
+
+describe("a mutation's answer is the cart a GET reads right after", () => {
+  it("for every kind of change to a takeout cart", async () => {
+    const cart = await startCart(app);
+    await expectReadBackIdentical(cart, await mutate(app, cart, "POST", "/items", chowderCup));
+    await expectReadBackIdentical(cart, await mutate(app, cart, "POST", "/items", { ...calamari, specialInstructions: "extra lemon" }));
+    const items = (JSON.parse((await mutate(app, cart, "POST", "/items", chowderCup)).text) as { items: { id: string }[] }).items;
+    await expectReadBackIdentical(cart, await mutate(app, cart, "PATCH", `/cart-item/${items[0]?.id}/quantity`, { quantity: 4 }));
+    const discount = await app.call("POST", `/locations/${cart.locationId}/discounts/apply-discount`, {
+      headers: { ...cartCredential(cart), "If-Match": cart.etag, "Idempotency-Key": idemKey() },
+      body: { cartId: cart.cartId, code: "welcome10" },
+    });
+    cart.etag = discount.headers.get("etag") ?? cart.etag;
+    await expectReadBackIdentical(cart, discount);
+    await expectReadBackIdentical(cart, await mutate(app, cart, "PUT", "/gratuity", { rate: "0.18" }));
+    await expectReadBackIdentical(cart, await mutate(app, cart, "PATCH", `/cart-item/${items[1]?.id}/quantity`, { quantity: 0 }));
+  });
+
+  it("for a delivery cart, whose address and courier quote are stored as JSON", async () => {
+    const cart = await startCart(app, HARBOR.locationId, "delivery");
+    await expectReadBackIdentical(cart, await mutate(app, cart, "POST", "/items", calamari));
+    await expectReadBackIdentical(cart, await mutate(app, cart, "PUT", "/set-delivery", { ...deliveryAddressNearHarbor, streetOptional: "Floor 3" }));
+    await expectReadBackIdentical(cart, await mutate(app, cart, "POST", "/items", chowderCup));
+    await expectReadBackIdentical(cart, await mutate(app, cart, "PUT", "/gratuity", { rate: "0.15" }));
+  });
+});
