@@ -162,7 +162,7 @@ function loadMarkdown(report: BenchReport): string[] {
       ? [
           "## Against the floor",
           "",
-          "The same operations as bare SQL over postgres.js on the service's tables, no service code (`bench/controls/floor-sql.ts`): K1 in the plain Next.js route, K0 on bare node:http. `REST Next / K1` is what everything above the SQL costs on the Next path, `REST fast / K0` the same on the fast path against a server with no framework; `K1 / K0` is what Next.js costs the floor itself. Ratios of throughput summed over all rounds; CPU as above.",
+          "The same operations as bare SQL over postgres.js on the service's tables, no service code (`bench/controls/floor-sql.ts`): K1 in the plain Next.js route, K0 on bare node:http. `REST Next / K1` is what everything above the SQL costs on the Next path, `REST fast / K0` the same on the fast path against a server with no framework; `K1 / K0` is what Next.js costs the floor itself. GET menu (cached): the service answers from its response cache, the floor reads the database. Ratios of throughput summed over all rounds; CPU as above.",
           "",
           markdownTable(FLOOR_HEADER, floorRows(report.scenarios)),
           "",

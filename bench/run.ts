@@ -206,8 +206,9 @@ async function main(): Promise<number> {
     await waitForServers(servers);
     if (runs("load")) {
       for (const scenario of scenarios) {
-        progress(`measuring ${scenario.title} (warm-up, then ${profile.rounds} round(s) per subject)`);
-        results.push(await measureScenario(scenario, servers.subjects, profile, BENCH_LOCATION_ID, progress));
+        const measured = servers.subjects.filter((subject) => !scenario.subjects || scenario.subjects.includes(subject.id));
+        progress(`measuring ${scenario.title} (warm-up, then ${profile.rounds} round(s) per subject; ${measured.map((subject) => subject.id).join(", ")})`);
+        results.push(await measureScenario(scenario, measured, profile, BENCH_LOCATION_ID, progress));
       }
     }
     if (runs("concurrency")) {
@@ -236,7 +237,7 @@ async function main(): Promise<number> {
       "Every subject of a scenario gets the same request count per round (what the slowest did in its warm-up over the round's duration, at least 8 per client); subjects rotate order each round.",
       "Two app processes of the same build: `REST, fast path` is npm start's direct mount (its node:http server hands /api/v1/storefront straight to the REST handler, REST_MOUNT=direct) and shares its process with the plain route and K1; `REST, Next path` is the same handler through Next's request pipeline (REST_MOUNT=next, what Vercel runs), alone in its process.",
       "The controls call the same service functions with a minimal RequestContext and answer JSON: no tRPC, trpc-to-openapi, validation, rate limit or envelope.",
-      "The floor subjects (K1: plain route, K0: node:http) do each operation as its minimal SQL over postgres.js on the service's tables (bench/controls/floor-sql.ts): no Drizzle, tRPC, zod or service code. Issue 16's targets against them are informative: reported PASS/FAIL, never the exit code.",
+      "The floor subjects (K1: plain route, K0: node:http) do each operation as its minimal SQL over postgres.js on the service's tables (bench/controls/floor-sql.ts): no Drizzle, tRPC, zod or service code. Issue 16's targets against them are informative: reported PASS/FAIL, never the exit code. GET menu (cached) reads the menu without no-cache: the REST facade answers from its response cache, the floor reads the database (issue 16's cached-menu target).",
       "Rate limiter: in-memory (RATE_LIMIT_MAX=100000000), so its cost is included without a network hop.",
       "Facade overhead = plain-route throughput / REST fast-path throughput - 1, each summed over all rounds; the spread shown is that of single rounds. Server CPU per request is informative.",
       `The app server runs with DATABASE_POOL_MAX=${APP_POOL_MAX} (default 10) so that 50 clients do not queue on the pool; DATABASE_QUEUE_TIMEOUT_MS stays at its default.`,

@@ -92,15 +92,18 @@ describe("the floor (issue 16)", () => {
       withFloor("add-item", 400, 150, 250, 700),
       withFloor("cart", 90, 90, 100, 200),
       withFloor("ordering-session", 100, 70, 100, 300),
+      withFloor("menus-cached", 800, 600, 200, 1_000),
     ]);
     expect(checks.map((check) => [check.id, check.pass, check.informative])).toEqual([
       ["floor-add-item-rest-next-floor-route", false, true], // 150 / 250 = 0.6 < 0.8
       ["floor-add-item-rest-floor-node", true, true], // 400 / 700 = 0.57 >= 0.5
       ["floor-cart-rest-next-floor-route", true, true], // 0.9 >= 0.8
       ["floor-ordering-session-rest-next-floor-route", false, true], // 0.7 < 0.8
+      ["floor-menus-cached-rest-floor-node", true, true], // 0.8 >= 0.7
     ]);
     expect(checks[0]?.value).toMatch(/^0\.60 \(single rounds: middle half 0\.60 to 0\.60\)$/);
     expect(checks[0]?.description).toBe("add item: REST Next path >= 0.8 x plain-route floor (K1) [issue 16, informative]");
+    expect(checks[4]?.description).toBe("cached menu: REST fast path >= 0.7 x node:http floor (K0) [issue 16, informative]");
   });
 
   it("reports only the targets whose scenario ran with both the REST mount and the floor", () => {
@@ -109,5 +112,11 @@ describe("the floor (issue 16)", () => {
     // Informative: part of checkTargets, but they never count as the run's failures.
     const all = checkTargets([withFloor("add-item", 50, 100, 250, 150)], undefined);
     expect(all.find((check) => check.id === "floor-add-item-rest-next-floor-route")?.informative).toBe(true);
+  });
+
+  it("leaves the facade targets out where the plain route did not run (GET menu, cached)", () => {
+    const checks = checkTargets([scenario("menus", [90, [90]], [100, [100]]), withFloor("menus-cached", 800, 600, 200, 1_000)], undefined);
+    expect(checks.filter((check) => check.id.startsWith("facade-overhead-")).map((check) => check.id)).toEqual(["facade-overhead-menus"]);
+    expect(checks.find((check) => check.id === "facade-overhead-menus")?.description).toBe("menus: REST fast path overhead <= 15.0% over plain route");
   });
 });
