@@ -63,13 +63,15 @@ function floorRows(scenarios: ScenarioResult[]): Row[] {
         scenario.title,
         fixed(ratios.restOverFloorRoute, 2),
         fixed(ratios.restOverFloorNode, 2),
+        fixed(ratios.restNextOverFloorRoute, 2),
+        fixed(ratios.restNextOverFloorNode, 2),
         fixed(ratios.floorRouteOverFloorNode, 2),
-        `${cpu(scenario, "rest")} / ${cpu(scenario, "floor-route")} / ${cpu(scenario, "floor-node")}`,
+        `${cpu(scenario, "rest")} / ${cpu(scenario, "rest-next")} / ${cpu(scenario, "floor-route")} / ${cpu(scenario, "floor-node")}`,
       ];
     });
 }
 
-const FLOOR_HEADER = ["operation", "REST / K1 floor", "REST / K0 floor", "K1 / K0", "server CPU ms/req REST / K1 / K0"];
+const FLOOR_HEADER = ["operation", "REST fast / K1", "REST fast / K0", "REST Next / K1", "REST Next / K0", "K1 / K0", "server CPU ms/req REST fast / REST Next / K1 / K0"];
 
 const LOAD_HEADER = ["operation", "subject", "requests", "errors", "req/s", "p50 ms", "p99 ms", "server CPU ms/req", "x route", "x node"];
 
@@ -112,7 +114,7 @@ export function formatText(report: BenchReport): string {
     "",
     ...(report.scenarios.length > 0 ? [textTable(LOAD_HEADER, report.scenarios.flatMap(scenarioRows), 2), ""] : []),
     ...(floorRows(report.scenarios).length > 0
-      ? ["Against the floor (throughput ratios over all rounds; K1 = floor in the plain route, K0 = floor on node:http)", textTable(FLOOR_HEADER, floorRows(report.scenarios)), ""]
+      ? ["Against the floor (throughput ratios over all rounds; REST fast = npm start's direct mount, REST Next = REST_MOUNT=next; K1 = floor in the plain route, K0 = floor on node:http)", textTable(FLOOR_HEADER, floorRows(report.scenarios)), ""]
       : []),
     ...(queries && report.queryCounts
       ? [
@@ -161,7 +163,7 @@ function loadMarkdown(report: BenchReport): string[] {
   return [
     "## Throughput and latency",
     "",
-    "`x route` / `x node`: throughput relative to the plain Next.js route and to the bare node:http control, which run the same service calls: `req/s` of each is requests answered over time taken, summed over all rounds (in a round every subject ran once, back to back, the order rotating). `server CPU ms/req`: user + system CPU time of the serving process group per request (the REST facade and the plain route share one process), summed over all rounds: it does not count time spent waiting for the CPU, but it still varies with the shared machine's speed (seen here: 3.2 to 5.0 ms for the same GET cart minutes apart), so it is informative, not a target.",
+    "`REST, fast path`: `npm start` serving /api/v1/storefront from its own node:http server straight into the REST handler (REST_MOUNT=direct); `REST, Next path`: the same build and handler through Next's request pipeline (REST_MOUNT=next, what Vercel runs), in a second app process. `x route` / `x node`: throughput relative to the plain Next.js route and to the bare node:http control, which run the same service calls: `req/s` of each is requests answered over time taken, summed over all rounds (in a round every subject ran once, back to back, the order rotating). `server CPU ms/req`: user + system CPU time of the serving process group per request (the REST fast path, the plain route and K1 share one process; the Next path has its own; node:http and K0 share the control's), summed over all rounds: it does not count time spent waiting for the CPU, but it still varies with the shared machine's speed (seen here: 3.2 to 5.0 ms for the same GET cart minutes apart), so it is informative, not a target.",
     "",
     markdownTable(LOAD_HEADER, report.scenarios.flatMap(scenarioRows)),
     "",
@@ -171,7 +173,7 @@ function loadMarkdown(report: BenchReport): string[] {
       ? [
           "## Against the floor",
           "",
-          "The same operations as bare SQL over postgres.js on the service's tables, no service code (`bench/controls/floor-sql.ts`): K1 in the plain Next.js route, K0 on bare node:http. `REST / K1 floor` is what everything above the SQL costs on the Next path; `K1 / K0` is what Next.js costs the floor itself. Ratios of throughput summed over all rounds; CPU as above.",
+          "The same operations as bare SQL over postgres.js on the service's tables, no service code (`bench/controls/floor-sql.ts`): K1 in the plain Next.js route, K0 on bare node:http. `REST Next / K1` is what everything above the SQL costs on the Next path, `REST fast / K0` the same on the fast path against a server with no framework; `K1 / K0` is what Next.js costs the floor itself. GET menu (cached): the service answers from its response cache, the floor reads the database. Ratios of throughput summed over all rounds; CPU as above.",
           "",
           markdownTable(FLOOR_HEADER, floorRows(report.scenarios)),
           "",

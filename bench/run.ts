@@ -2,7 +2,9 @@
  * `npm run bench [-- --quick] [-- --strict] [-- --concurrency=N] [-- --only=phase,...] [-- --no-build]`
  *
  * Starts the production build against a fresh `storefront_bench` database and measures GET menu,
- * ordering session, add item and GET cart through the REST facade, through two controls that
+ * ordering session, add item and GET cart through the REST facade on both of its mounts (the fast
+ * path of `npm start`, and the Next path in a second app process started with REST_MOUNT=next),
+ * through two controls that
  * make the same service calls without it (bench/controls): a plain Next.js route in the same app,
  * and a bare node:http server, and through the floor: the same operations as bare SQL over
  * postgres.js in both (bench/controls/floor-sql.ts). Prints throughput, p50/p99 and ratios, the statements per request
@@ -26,7 +28,7 @@ import { PHASE_IDS, type PhaseId, type PhaseReport } from "./phases/types";
 import { formatText, machineInfo, writeResults, type BenchReport } from "./report";
 import { scenarios } from "./scenarios";
 import { BENCH_LOCATION_ID } from "./scenarios/common";
-import { subjects, type Subject } from "./subjects";
+import { subjects, type Subject, type SubjectId } from "./subjects";
 import { checkTargets } from "./targets";
 
 const ROOT = process.cwd();
@@ -117,26 +119,50 @@ async function answers(subject: Subject, expect: number): Promise<boolean> {
   }
 }
 
-async function startServers(databaseUrl: string): Promise<{ subjects: Subject[]; children: Child[] }> {
-  const [appPort, nodePort] = [await freePort(), await freePort()];
-  const app = startChild("app (node scripts/serve.mjs)", process.execPath, ["scripts/serve.mjs"], { ...serviceEnv(databaseUrl, appPort), BENCH_CONTROL_ROUTES: "true" });
+type Servers = { subjects: Subject[]; app: Child; appNext: Child; control: Child };
+
+/**
+ * Three servers, each on its own free port and in its own process group (so each subject's CPU is read
+ * from its own server): the app with the REST fast path (REST_MOUNT=direct, set explicitly so that a
+ * REST_MOUNT in the bench's environment cannot change it) and the bench control routes; the same
+ * build with REST_MOUNT=next, serving the REST API through Next's pipeline and nothing else measured;
+ * and the node:http control.
+ */
+async function startServers(databaseUrl: string): Promise<Servers> {
+  const [appPort, appNextPort, nodePort] = [await freePort(), await freePort(), await freePort()];
+  const app = startChild("app, REST fast path (node scripts/serve.mjs)", process.execPath, ["scripts/serve.mjs"], {
+    ...serviceEnv(databaseUrl, appPort),
+    REST_MOUNT: "direct",
+    BENCH_CONTROL_ROUTES: "true",
+  });
+  const appNext = startChild("app, REST Next path (REST_MOUNT=next node scripts/serve.mjs)", process.execPath, ["scripts/serve.mjs"], { ...serviceEnv(databaseUrl, appNextPort), REST_MOUNT: "next" });
   const control = startChild("node:http control", process.execPath, ["--import", "tsx", "bench/controls/node-server.ts"], serviceEnv(databaseUrl, nodePort));
-  const list = subjects(
-    { baseUrl: `http://127.0.0.1:${appPort}`, processGroup: app.process.pid },
-    { baseUrl: `http://127.0.0.1:${nodePort}`, processGroup: control.process.pid },
-  );
-  return { subjects: list, children: [app, control] };
+  const list = subjects({
+    app: { baseUrl: `http://127.0.0.1:${appPort}`, processGroup: app.process.pid },
+    appNext: { baseUrl: `http://127.0.0.1:${appNextPort}`, processGroup: appNext.process.pid },
+    nodeControl: { baseUrl: `http://127.0.0.1:${nodePort}`, processGroup: control.process.pid },
+  });
+  return { subjects: list, app, appNext, control };
 }
 
-async function waitForServers(list: Subject[], children: Child[]): Promise<void> {
-  const [rest, route, node, floorRoute, floorNode] = list;
-  const [app, control] = children;
-  if (!rest || !route || !node || !floorRoute || !floorNode || !app || !control) throw new Error("unexpected subject list");
-  await Promise.all([waitUntilReady(app, () => answers(rest, 200), READY_TIMEOUT_MS), waitUntilReady(control, () => answers(node, 200), READY_TIMEOUT_MS)]);
-  if (!(await answers(route, 200)) || !(await answers(floorRoute, 200))) {
+function subjectById(list: Subject[], id: SubjectId): Subject {
+  const subject = list.find((entry) => entry.id === id);
+  if (!subject) throw new Error(`no subject ${id}`);
+  return subject;
+}
+
+async function waitForServers({ subjects: list, app, appNext, control }: Servers): Promise<void> {
+  const subject = (id: SubjectId) => subjectById(list, id);
+  const [rest, restNext, node] = [subject("rest"), subject("rest-next"), subject("node")];
+  await Promise.all([
+    waitUntilReady(app, () => answers(rest, 200), READY_TIMEOUT_MS),
+    waitUntilReady(appNext, () => answers(restNext, 200), READY_TIMEOUT_MS),
+    waitUntilReady(control, () => answers(node, 200), READY_TIMEOUT_MS),
+  ]);
+  if (!(await answers(subject("route"), 200)) || !(await answers(subject("floor-route"), 200))) {
     throw new Error("the plain-route control (/api/bench, floor-*) does not answer 200: is BENCH_CONTROL_ROUTES honoured and is the build current? (rm .next/BUILD_ID to rebuild)");
   }
-  if (!(await answers(floorNode, 200))) throw new Error("the node:http floor (/api/bench/floor-menus) does not answer 200");
+  if (!(await answers(subject("floor-node"), 200))) throw new Error("the node:http floor (/api/bench/floor-menus) does not answer 200");
 }
 
 async function main(): Promise<number> {
@@ -172,16 +198,17 @@ async function main(): Promise<number> {
 
   // Started after the timed in-process phases, so that the servers' boot does not share their CPU.
   const needsServers = phases.some((phase) => HTTP_PHASES.includes(phase));
-  if (needsServers) progress(`starting the app (npm start, DATABASE_POOL_MAX=${APP_POOL_MAX}) and the node:http control`);
+  if (needsServers) progress(`starting the app twice (npm start, DATABASE_POOL_MAX=${APP_POOL_MAX}: REST fast path, and REST_MOUNT=next) and the node:http control`);
   const servers = needsServers ? await startServers(databaseUrl) : undefined;
   const results: ScenarioResult[] = [];
   if (servers) {
-    progress("waiting for both servers to answer");
-    await waitForServers(servers.subjects, servers.children);
+    progress("waiting for the three servers to answer");
+    await waitForServers(servers);
     if (runs("load")) {
       for (const scenario of scenarios) {
-        progress(`measuring ${scenario.title} (warm-up, then ${profile.rounds} round(s) per subject)`);
-        results.push(await measureScenario(scenario, servers.subjects, profile, BENCH_LOCATION_ID, progress));
+        const measured = servers.subjects.filter((subject) => !scenario.subjects || scenario.subjects.includes(subject.id));
+        progress(`measuring ${scenario.title} (warm-up, then ${profile.rounds} round(s) per subject; ${measured.map((subject) => subject.id).join(", ")})`);
+        results.push(await measureScenario(scenario, measured, profile, BENCH_LOCATION_ID, progress));
       }
     }
     if (runs("concurrency")) {
@@ -200,7 +227,7 @@ async function main(): Promise<number> {
     command: `npm run bench${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(" ")}` : ""}`,
     ranAt: new Date().toISOString(),
     machine: machineInfo(),
-    settings: { ...profile, database: `Postgres 127.0.0.1:5432/${BENCH_DATABASE}`, appServer: `node scripts/serve.mjs (npm start), NODE_ENV=production, DATABASE_POOL_MAX=${APP_POOL_MAX}`, phases },
+    settings: { ...profile, database: `Postgres 127.0.0.1:5432/${BENCH_DATABASE}`, appServer: `node scripts/serve.mjs (npm start), NODE_ENV=production, DATABASE_POOL_MAX=${APP_POOL_MAX}; twice: REST_MOUNT=direct (REST fast path, plain route, K1) and REST_MOUNT=next (REST Next path)`, phases },
     scenarios: results,
     queryCounts,
     phases: phaseReports,
@@ -208,10 +235,11 @@ async function main(): Promise<number> {
     notes: [
       "Closed loop: each virtual client sends its next request when the previous one completed, over keep-alive connections; the load generator runs on the same machine.",
       "Every subject of a scenario gets the same request count per round (what the slowest did in its warm-up over the round's duration, at least 8 per client); subjects rotate order each round.",
+      "Two app processes of the same build: `REST, fast path` is npm start's direct mount (its node:http server hands /api/v1/storefront straight to the REST handler, REST_MOUNT=direct) and shares its process with the plain route and K1; `REST, Next path` is the same handler through Next's request pipeline (REST_MOUNT=next, what Vercel runs), alone in its process.",
       "The controls call the same service functions with a minimal RequestContext and answer JSON: no tRPC, trpc-to-openapi, validation, rate limit or envelope.",
-      "The floor subjects (K1: plain route, K0: node:http) do each operation as its minimal SQL over postgres.js on the service's tables (bench/controls/floor-sql.ts): no Drizzle, tRPC, zod or service code. Issue 16's targets against them are informative: reported PASS/FAIL, never the exit code.",
+      "The floor subjects (K1: plain route, K0: node:http) do each operation as its minimal SQL over postgres.js on the service's tables (bench/controls/floor-sql.ts): no Drizzle, tRPC, zod or service code. Issue 16's targets against them are informative: reported PASS/FAIL, never the exit code. GET menu (cached) reads the menu without no-cache: the REST facade answers from its response cache, the floor reads the database (issue 16's cached-menu target).",
       "Rate limiter: in-memory (RATE_LIMIT_MAX=100000000), so its cost is included without a network hop.",
-      "Facade overhead = plain-route throughput / REST throughput - 1, each summed over all rounds; the spread shown is that of single rounds. Server CPU per request is informative.",
+      "Facade overhead = plain-route throughput / REST fast-path throughput - 1, each summed over all rounds; the spread shown is that of single rounds. Server CPU per request is informative.",
       `The app server runs with DATABASE_POOL_MAX=${APP_POOL_MAX} (default 10) so that 50 clients do not queue on the pool; DATABASE_QUEUE_TIMEOUT_MS stays at its default.`,
       "In-process phases (scaling, menu, replay) call the REST handler directly over one counting Postgres connection: latency there excludes HTTP and Next.js.",
     ],

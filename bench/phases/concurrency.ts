@@ -11,7 +11,7 @@ export const CONCURRENT_CLIENTS = 50;
 export const DISTINCT_MIN_RATIO = 0.6;
 
 /**
- * 50 clients on one cart through the REST facade: each sends add item with the ETag it last saw
+ * 50 clients on one cart through the REST facade (fast path): each sends add item with the ETag it last saw
  * (shared by all), and after a 409 re-reads the cart (untimed) before retrying. Every answer must
  * be 200 or 409. Each client adds to its own line, so no line reaches the quantity cap.
  */
@@ -99,7 +99,7 @@ export async function measureConcurrency(subjects: Subject[], locationId: string
     title: `${CONCURRENT_CLIENTS} concurrent clients`,
     description:
       `Over HTTP against the production server (DATABASE_POOL_MAX=${poolMax}). One cart: ${CONCURRENT_CLIENTS} clients add items with the shared current ETag, re-reading the cart after a 409. ` +
-      `Distinct carts: the add-item scenario at concurrency ${CONCURRENT_CLIENTS}, REST facade vs plain route.`,
+      `Distinct carts: the add-item scenario at concurrency ${CONCURRENT_CLIENTS}, REST fast path vs plain route.`,
     tables: [
       { title: "one cart", header: ["requests", "statuses", "other answers"], rows: [[String(contended.requests), Object.entries(contended.statuses).map(([status, count]) => `${status}: ${count}`).join(", "), contended.samples.join(" | ") || "none"]] },
       {

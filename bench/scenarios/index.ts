@@ -1,8 +1,8 @@
 import { addItemScenario } from "./add-item";
 import { cartScenario } from "./cart";
-import { menusScenario } from "./menus";
+import { menusCachedScenario, menusScenario } from "./menus";
 import { orderingSessionScenario } from "./ordering-session";
 import type { Scenario } from "./types";
 
-export const scenarios: readonly Scenario[] = [menusScenario, orderingSessionScenario, addItemScenario, cartScenario];
+export const scenarios: readonly Scenario[] = [menusScenario, menusCachedScenario, orderingSessionScenario, addItemScenario, cartScenario];
 export type { Scenario, ScenarioId } from "./types";
