@@ -1,3 +1,4 @@
+import Big from "big.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -29,6 +30,16 @@ describe("toDecimalString", () => {
     [MAX_MINOR, "90071992547409.91"],
   ])("%d -> %s", (amount, expected) => {
     expect(toDecimalString(amount, "usd")).toBe(expected);
+  });
+
+  it("is the exact decimal of every safe integer, negative ones included (checked against big.js)", () => {
+    fc.assert(
+      fc.property(fc.maxSafeInteger(), (amount) => {
+        expect(toDecimalString(amount, "usd")).toBe(new Big(amount).div(100).toFixed(2));
+      }),
+      { numRuns: 2_000 },
+    );
+    expect(toDecimalString(-MAX_MINOR, "usd")).toBe("-90071992547409.91");
   });
 
   it("refuses non-integer and unsafe amounts", () => {

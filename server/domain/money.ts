@@ -51,7 +51,12 @@ export function minorDigits(currency: Currency): number {
 /** 1234 usd -> "12.34"; -5 -> "-0.05". */
 export function toDecimalString(amount: Minor, currency: Currency): string {
   assertMinor(amount);
-  return new Big(amount).div(10 ** MINOR_DIGITS[currency]).toFixed(MINOR_DIGITS[currency]);
+  // Digits moved in a string: exact for every safe integer, and free of the Big objects this would
+  // otherwise build for each of a cart's money fields (several per line).
+  const digits = MINOR_DIGITS[currency];
+  const magnitude = String(Math.abs(amount)).padStart(digits + 1, "0");
+  const point = magnitude.length - digits;
+  return `${amount < 0 ? "-" : ""}${magnitude.slice(0, point)}${digits > 0 ? `.${magnitude.slice(point)}` : ""}`;
 }
 
 const formatters = new Map<Currency, Intl.NumberFormat>();

@@ -85,7 +85,10 @@ function advisoryLockId(text: string): bigint {
   return createHash("sha256").update(text).digest().readBigInt64BE(0);
 }
 
-function replayOf<T>(deps: AppDeps, request: IdempotentRequest, record: IdempotencyRecord): Outcome<T> {
+/** What a replay needs of a stored record. */
+type StoredRecord = Pick<IdempotencyRecord, "requestFingerprint" | "statusCode" | "responseSealed" | "responseHeaders">;
+
+function replayOf<T>(deps: AppDeps, request: IdempotentRequest, record: StoredRecord): Outcome<T> {
   if (record.requestFingerprint !== request.fingerprint) {
     throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key was already used for a different request");
   }
@@ -118,12 +121,13 @@ export async function runIdempotent<T>(deps: AppDeps, request: IdempotentRequest
   return database.db.transaction(async (tx) => {
     const current = now();
     const claim = await claimKey(tx, request, current, new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000));
-    if (claim === "taken") {
+    if (claim.state === "taken") {
       // Only a committed record can be in the way: whoever wrote it held the key's lock until its commit.
-      const existing = await liveRecord(tx, scope, key, current);
+      // The claim's own snapshot may predate that commit; then it is read again.
+      const existing = claim.record ?? (await liveRecord(tx, scope, key, current));
       if (existing) return { ...replayOf<T>(deps, request, existing), replayed: true };
     }
-    if (claim !== "claimed") {
+    if (claim.state !== "claimed") {
       throw new AppError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry shortly", {
         headers: { "Retry-After": "1" },
       });
@@ -142,12 +146,13 @@ export async function runIdempotent<T>(deps: AppDeps, request: IdempotentRequest
  * One statement: take the key's transaction-scoped advisory lock (without waiting) and, holding it,
  * insert the key's record, or take over an expired one. The row is a placeholder (status 0, no
  * answer) that only this transaction sees; the answer is written over it before the commit.
- * `busy`: another transaction holds the key. `taken`: a live record exists (so it is committed).
+ * `busy`: another transaction holds the key. `taken`: a live record exists (so it is committed), and
+ * comes back with the claim when the statement's snapshot already sees it (a replay in one statement).
  */
-async function claimKey(tx: Tx, request: IdempotentRequest, now: Date, expiresAt: Date): Promise<"claimed" | "taken" | "busy"> {
+async function claimKey(tx: Tx, request: IdempotentRequest, now: Date, expiresAt: Date): Promise<{ state: "claimed" | "busy" } | { state: "taken"; record: StoredRecord | undefined }> {
   const { scope, key, operation, fingerprint } = request;
   const at = now.toISOString();
-  const [row] = await queryRows<{ locked: boolean; claimed: boolean }>(
+  const [row] = await queryRows<{ locked: boolean; claimed: boolean; record: StoredRecord | string | null }>(
     tx,
     sql`with lock as (select pg_try_advisory_xact_lock(${advisoryLockId(`${scope}|${key}`)}) as locked),
       claim as (
@@ -159,10 +164,15 @@ async function claimKey(tx: Tx, request: IdempotentRequest, now: Date, expiresAt
         where idempotency_records.expires_at <= ${at}::timestamptz
         returning 1
       )
-      select (select locked from lock) as locked, exists (select 1 from claim) as claimed`,
+      select (select locked from lock) as locked, exists (select 1 from claim) as claimed,
+        (select json_build_object('requestFingerprint', request_fingerprint, 'statusCode', status_code, 'responseSealed', response_sealed, 'responseHeaders', response_headers)
+           from idempotency_records where scope = ${scope} and key = ${key} and expires_at > ${at}::timestamptz) as record`,
   );
-  if (!row?.locked) return "busy";
-  return row.claimed ? "claimed" : "taken";
+  if (!row?.locked) return { state: "busy" };
+  if (row.claimed) return { state: "claimed" };
+  // postgres.js under Drizzle hands JSON over as text; PGlite parses it.
+  const record = typeof row.record === "string" ? (JSON.parse(row.record) as StoredRecord) : (row.record ?? undefined);
+  return { state: "taken", record };
 }
 
 /**

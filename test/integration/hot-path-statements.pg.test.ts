@@ -52,6 +52,18 @@ describe("add item", () => {
     expect(counts.slice(1)).toEqual(Array.from({ length: 24 }, () => 6));
   });
 
+  it("replays a retry in 3 statements: BEGIN, the key's claim that finds its record, COMMIT", async () => {
+    const cart = await startCart(app);
+    const headers = { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": idemKey() };
+    const path = `/locations/${cart.locationId}/carts/${cart.cartId}/items`;
+    const first = await app.call("POST", path, { headers, body: chowderCup });
+    expect(first.status, first.text).toBe(200);
+    const { result: replay, statements: sent } = await counted(() => app.call("POST", path, { headers, body: chowderCup }));
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.text).toBe(first.text);
+    expect(sent).toBe(3);
+  });
+
   it("reads the product again after a publication, and prices the new line at the published price", async () => {
     const cart = await startCart(app);
     await addLine(cart, "before");
