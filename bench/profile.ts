@@ -1,10 +1,11 @@
 /**
- * `npm run bench:profile [-- --requests=N] [-- --operation=add-item|ordering-session|get-cart] [-- --save=file.cpuprofile]`
+ * `npm run bench:profile [-- --requests=N] [-- --operation=add-item|ordering-session|get-cart] [-- --lines=N] [-- --save=file.cpuprofile]`
  *
  * Where one operation's CPU goes: the real REST handler in-process (NODE_ENV=production) over one
  * Postgres connection, warmed up, then N requests under V8's sampling profiler (node:inspector).
  * Prints self time grouped by who owns the code (a package, our own folders, Node, GC), then the
- * heaviest functions. Load it into Chrome DevTools with --save for the call tree. It measures
+ * heaviest functions. Load it into Chrome DevTools with --save for the call tree. `--lines=N`: add item
+ * to a cart of N lines, each add merging into one of them (what grows with the cart). It measures
  * CPU only: the requests run one after another, so the database wait shows as idle.
  */
 import "./quiet-logs";
@@ -15,15 +16,16 @@ import { openInProcessApp } from "./query-count";
 import { openCart } from "./phases/cart-session";
 import { BENCH_LOCATION_ID, idempotencyKey } from "./scenarios/common";
 
-type Options = { requests: number; operation: "add-item" | "ordering-session" | "get-cart"; save?: string | undefined };
+type Options = { requests: number; operation: "add-item" | "ordering-session" | "get-cart"; lines: number; save?: string | undefined };
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { requests: 1_500, operation: "add-item" };
+  const options: Options = { requests: 1_500, operation: "add-item", lines: 0 };
   for (const arg of argv) {
     const [name, value = ""] = arg.replace(/^--/, "").split("=");
     if (name === "requests") options.requests = Number(value);
     else if (name === "operation" && (value === "add-item" || value === "ordering-session" || value === "get-cart")) options.operation = value;
     else if (name === "save") options.save = value;
+    else if (name === "lines") options.lines = Number(value);
     else throw new Error(`unknown argument ${arg}`);
   }
   if (!Number.isInteger(options.requests) || options.requests < 1) throw new Error("--requests must be a positive integer");
@@ -93,6 +95,17 @@ async function main(): Promise<void> {
       }
       if (options.operation === "get-cart") {
         await cart.get();
+        return;
+      }
+      if (options.lines > 0) {
+        // A cart of `lines` lines; each add merges into one of them, a fresh cart before one reaches its cap.
+        if (adds === 0 || adds === options.lines * 90) {
+          cart = await openCart(app, BENCH_LOCATION_ID);
+          for (let line = 0; line < options.lines; line += 1) await cart.addItem(line);
+          adds = options.lines;
+        }
+        await cart.addItem(adds % options.lines);
+        adds += 1;
         return;
       }
       // The load scenario's cart: 1..5 lines, later adds merge; a fresh cart before a line reaches its cap.
