@@ -170,7 +170,7 @@ async function claimKey(tx: Tx, request: IdempotentRequest, now: Date, expiresAt
   );
   if (!row?.locked) return { state: "busy" };
   if (row.claimed) return { state: "claimed" };
-  // postgres.js under Drizzle hands JSON over as text; PGlite parses it.
+  // Whether JSON arrives parsed or as text is the driver's choice; take either.
   const record = typeof row.record === "string" ? (JSON.parse(row.record) as StoredRecord) : (row.record ?? undefined);
   return { state: "taken", record };
 }
