@@ -1,6 +1,6 @@
-import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
-import { schema, type DatabaseHandle, type Db } from "../db/client";
+import type { DatabaseHandle } from "../db/client";
+import { drizzleOverPostgres } from "../db/open";
 import { buildDeps } from "../server/app/container";
 import type { AppDeps } from "../server/app/deps";
 import { parseEnv } from "../server/env";
@@ -25,7 +25,7 @@ export type QueryCountReport = {
   constant: { menus: boolean; addItem: boolean; getCart: boolean };
 };
 
-export function openCountingDatabase(url: string): { handle: DatabaseHandle; statements: { count: number; commits: number } } {
+export async function openCountingDatabase(url: string): Promise<{ handle: DatabaseHandle; statements: { count: number; commits: number } }> {
   const statements = { count: 0, commits: 0 };
   // One connection, opened before counting starts: a connection opened mid-measurement would add
   // postgres-js's own type lookup to the count. The services never hold two at once (PGlite has one too).
@@ -38,7 +38,7 @@ export function openCountingDatabase(url: string): { handle: DatabaseHandle; sta
       if (/^\s*commit\b/i.test(query)) statements.commits += 1;
     },
   });
-  const db = drizzle(client, { schema }) as unknown as Db;
+  const db = await drizzleOverPostgres(client, { ...poolSettings, DATABASE_POOL_MAX: 1 });
   return {
     statements,
     handle: {
@@ -63,7 +63,7 @@ export type InProcessApp = {
 
 /** The real REST handler in-process over one counting connection (see openCountingDatabase). */
 export async function openInProcessApp(url: string): Promise<InProcessApp> {
-  const { handle, statements } = openCountingDatabase(url);
+  const { handle, statements } = await openCountingDatabase(url);
   const env = parseEnv({ NODE_ENV: "production", AUTH_SECRET: BENCH_AUTH_SECRET, DATABASE_URL: url, RATE_LIMIT_MAX: "100000000", CLIENT_IP_SOURCE: "socket", LOG_LEVEL: "warn" });
   // Built like the app's (so integrations added to AppDeps come along), then given the counting
   // database; the pool buildDeps opened never connected (postgres-js connects lazily).

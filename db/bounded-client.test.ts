@@ -11,19 +11,19 @@ import { poolAdmission } from "./pool-admission";
 const BOUNDS = { queueTimeoutMs: 1_000, statementTimeoutMs: 3_000 };
 const ANSWER_BOUND_MS = BOUNDS.statementTimeoutMs + 2_000;
 
-type Sent = { query: string; resolve: (rows: unknown) => void; reject: (error: unknown) => void };
+type Sent = { query: string; options: unknown; resolve: (rows: unknown) => void; reject: (error: unknown) => void };
 
-function fakeDriver(max: number) {
+function fakeDriver(max: number, preparation = { prepare: true }) {
   const sent: Sent[] = [];
   const begun: string[] = [];
-  const unsafe = (query: string) => {
+  const unsafe = (query: string, _parameters?: unknown[], options?: unknown) => {
     let resolve!: (rows: unknown) => void;
     let reject!: (error: unknown) => void;
     const promise = new Promise((ok, fail) => {
       resolve = ok;
       reject = fail;
     });
-    sent.push({ query, resolve, reject });
+    sent.push({ query, options, resolve, reject });
     return Object.assign(promise, { values: () => promise });
   };
   const begin = (body: (sql: TransactionSql) => unknown) => {
@@ -31,7 +31,7 @@ function fakeDriver(max: number) {
     return Promise.resolve(body({ unsafe, savepoint: () => Promise.resolve() } as unknown as TransactionSql));
   };
   const client = { options: { max }, unsafe, begin } as unknown as Sql;
-  return { client: boundedClient(client, BOUNDS), sent, begun };
+  return { client: boundedClient(client, BOUNDS, preparation), sent, begun };
 }
 
 /** What a pending call ended with, without an unhandled rejection while the test waits. */
@@ -121,6 +121,24 @@ describe("bounded client: admission to the pool", () => {
     sent[2]!.resolve(["three"]);
     await vi.advanceTimersByTimeAsync(0);
     expect(after.value).toEqual(["three"]);
+  });
+});
+
+describe("bounded client: statement preparation", () => {
+  it("asks the driver for the configured preparation, whatever drizzle asked, in and out of transactions", async () => {
+    for (const prepare of [true, false]) {
+      const { client, sent } = fakeDriver(2, { prepare });
+      // drizzle passes prepare: false for every query not given a name with .prepare(name).
+      const outside = outcome(client.unsafe("select 1", [], { prepare: !prepare }));
+      await vi.advanceTimersByTimeAsync(0);
+      sent[0]!.resolve(["one"]);
+      const inside = outcome(client.begin((tx) => tx.unsafe("select 2", [], { prepare: !prepare })));
+      await vi.advanceTimersByTimeAsync(0);
+      sent[1]!.resolve(["two"]);
+      await vi.advanceTimersByTimeAsync(0);
+      expect([outside.value, inside.value]).toEqual([["one"], ["two"]]);
+      expect(sent.map((query) => query.options)).toEqual([{ prepare }, { prepare }]);
+    }
   });
 });
 

@@ -26,6 +26,19 @@ import { poolAdmission, type PoolAdmission } from "./pool-admission";
  */
 export type ClientBounds = { queueTimeoutMs: number; statementTimeoutMs: number };
 
+/**
+ * Whether statements are prepared on their connection (DATABASE_PREPARE), for every query that
+ * passes here. Drizzle asks the driver for a prepared statement only for queries given a name with
+ * its `.prepare(name)`, and `prepare: false` for all the others, which the driver then sends as a
+ * Parse and Describe round trip followed by a Bind and Execute one: two round trips and a parse on
+ * the server for every statement with parameters. Prepared, a statement text seen before on the
+ * connection is one round trip (the driver keeps one per text and parameter types).
+ */
+export type StatementPreparation = { prepare: boolean };
+
+/** The options drizzle gave for one query, with the service's preparation decision in place of its own. */
+const withPreparation = (options: unknown, preparation: StatementPreparation) => ({ ...(options as object | undefined), prepare: preparation.prepare });
+
 /** How long past its statement timeout a live server may still take to report the cancellation. */
 const ANSWER_GRACE_MS = 2_000;
 
@@ -162,7 +175,7 @@ type TransactionState = {
  * possibly inside another request's transaction (and unpatched postgres 3.4.9 turns it into an
  * uncaught exception thrown from a timer, which ends the process).
  */
-function boundedTransactionSql(sql: TransactionSql, bounds: ClientBounds, state: TransactionState): TransactionSql {
+function boundedTransactionSql(sql: TransactionSql, bounds: ClientBounds, preparation: StatementPreparation, state: TransactionState): TransactionSql {
   const unsafe = sql.unsafe.bind(sql) as unknown as Unsafe;
   const onFailure = (error: unknown) => {
     if (isConnectionLost(error)) state.connectionLost = true;
@@ -175,14 +188,14 @@ function boundedTransactionSql(sql: TransactionSql, bounds: ClientBounds, state:
       if (property === "unsafe") {
         return (query: string, parameters?: unknown[], options?: unknown) =>
           state.live()
-            ? boundedQuery(() => unsafe(query, parameters, options), bounds, { admission: undefined, onFailure, retryOnLostConnection: false })
+            ? boundedQuery(() => unsafe(query, parameters, withPreparation(options, preparation)), bounds, { admission: undefined, onFailure, retryOnLostConnection: false })
             : pendingOf(() => Promise.reject(abandoned()), () => undefined);
       }
       if (property === "savepoint") {
         return (...args: unknown[]) => {
           if (!state.live()) return Promise.reject(abandoned());
           const body = args.at(-1) as TransactionBody;
-          const wrapped: TransactionBody = (inner) => body(boundedTransactionSql(inner, bounds, state));
+          const wrapped: TransactionBody = (inner) => body(boundedTransactionSql(inner, bounds, preparation, state));
           return args.length === 2 ? target.savepoint(args[0] as string, wrapped) : target.savepoint(wrapped);
         };
       }
@@ -191,7 +204,7 @@ function boundedTransactionSql(sql: TransactionSql, bounds: ClientBounds, state:
   });
 }
 
-function boundedBegin(client: Sql, bounds: ClientBounds, admission: PoolAdmission) {
+function boundedBegin(client: Sql, bounds: ClientBounds, preparation: StatementPreparation, admission: PoolAdmission) {
   return (...args: unknown[]): Promise<unknown> => {
     const body = args.at(-1) as TransactionBody;
     const options = args.length === 2 ? (args[0] as string) : undefined;
@@ -223,7 +236,7 @@ function boundedBegin(client: Sql, bounds: ClientBounds, admission: PoolAdmissio
         phase = "running";
         let result: unknown;
         try {
-          result = await body(boundedTransactionSql(sql, bounds, state));
+          result = await body(boundedTransactionSql(sql, bounds, preparation, state));
         } catch (error) {
           if (state.connectionLost) return stranded();
           throw error;
@@ -264,20 +277,20 @@ function boundedBegin(client: Sql, bounds: ClientBounds, admission: PoolAdmissio
  * The driver's client with every query and transaction bounded; everything else passes through
  * (and is not admitted: only queries and transactions may use the pool through this client).
  */
-export function boundedClient(client: Sql, bounds: ClientBounds): Sql {
+export function boundedClient(client: Sql, bounds: ClientBounds, preparation: StatementPreparation): Sql {
   const unsafe = client.unsafe.bind(client) as unknown as Unsafe;
   const admission = poolAdmission(client.options.max);
   return new Proxy(client, {
     get(target, property, receiver) {
       if (property === "unsafe") {
         return (query: string, parameters?: unknown[], options?: unknown) =>
-          boundedQuery(() => unsafe(query, parameters, options), bounds, {
+          boundedQuery(() => unsafe(query, parameters, withPreparation(options, preparation)), bounds, {
             admission,
             onFailure: () => undefined,
             retryOnLostConnection: READ_STATEMENT.test(query),
           });
       }
-      if (property === "begin") return boundedBegin(target, bounds, admission);
+      if (property === "begin") return boundedBegin(target, bounds, preparation, admission);
       return Reflect.get(target, property, receiver) as unknown;
     },
   });

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
+import type { Sql } from "postgres";
 import { sql } from "drizzle-orm";
 import type { Env } from "../server/env";
 import type { DatabaseHandle, Db } from "./client";
@@ -29,7 +30,6 @@ export const reconnectBackoffSeconds = (failures: number): number => Math.min(1,
 /** Connects to Postgres through the `postgres` driver with bounded timeouts. */
 export async function openPostgres(url: string, env: PostgresSettings): Promise<DatabaseHandle> {
   const { default: postgres } = await import("postgres");
-  const { drizzle } = await import("drizzle-orm/postgres-js");
   const client = postgres(normalizeConnectionUrl(url), {
     max: env.DATABASE_POOL_MAX,
     prepare: env.DATABASE_PREPARE,
@@ -44,8 +44,7 @@ export async function openPostgres(url: string, env: PostgresSettings): Promise<
       application_name: "storefront-ordering-service",
     },
   });
-  const bounds = { queueTimeoutMs: env.DATABASE_QUEUE_TIMEOUT_MS ?? DEFAULT_QUEUE_TIMEOUT_MS, statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS };
-  const db = drizzle(boundedClient(client, bounds), { schema }) as unknown as Db;
+  const db = await drizzleOverPostgres(client, env);
   lockTargets.set(db, { url: normalizeConnectionUrl(url), connectTimeoutSeconds: env.DATABASE_CONNECT_TIMEOUT_SECONDS });
   return {
     db,
@@ -55,6 +54,17 @@ export async function openPostgres(url: string, env: PostgresSettings): Promise<
     },
     close: () => client.end({ timeout: 5 }),
   };
+}
+
+/**
+ * The service's database over a `postgres` client: every query and transaction bounded, statements
+ * prepared as DATABASE_PREPARE says (./bounded-client.ts). The bench's counting connection is built
+ * here too, so what it measures is what the service runs.
+ */
+export async function drizzleOverPostgres(client: Sql, env: PostgresSettings): Promise<Db> {
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const bounds = { queueTimeoutMs: env.DATABASE_QUEUE_TIMEOUT_MS ?? DEFAULT_QUEUE_TIMEOUT_MS, statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS };
+  return drizzle(boundedClient(client, bounds, { prepare: env.DATABASE_PREPARE }), { schema });
 }
 
 /** Opens (creating if needed) the embedded PGlite database in `dataDir`, or in memory for `memory://`. */
