@@ -1,5 +1,7 @@
-import { and, eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Executor } from "../../db/client";
+import { projection } from "../../db/projection";
+import { queryRows } from "../../db/rows";
 import { carts, locations, merchants } from "../../db/schema";
 import { cartEtag } from "../domain/etag";
 import { AppError, notFound } from "../errors";
@@ -41,19 +43,26 @@ export function publishedLocation(location: LocationWithMerchant): LocationWithM
 
 type CartRead<T extends { cart: CartRow }> = (db: Executor, locationId: string, cartId: string) => Promise<T | undefined>;
 
+// Both reads are written once from the schema (db/projection.ts): they run on every cart request.
+const cartColumns = projection(carts, "c");
+const cartOnlyQuery = sql.raw(`select ${cartColumns.text} from carts c where c.id = `);
+
 const cartOnly: CartRead<{ cart: CartRow }> = async (db, locationId, cartId) => {
-  const [cart] = await db.select().from(carts).where(and(eq(carts.id, cartId), eq(carts.locationId, locationId)));
-  return cart ? { cart } : undefined;
+  const [row] = await queryRows<Record<string, unknown>>(db, sql`${cartOnlyQuery}${cartId} and c.location_id = ${locationId}`);
+  return row ? { cart: cartColumns.read(row) } : undefined;
 };
 
+const joinedCart = projection(carts, "c", "c_");
+const joinedLocation = projection(locations, "l", "l_");
+const joinedMerchant = projection(merchants, "m", "m_");
+const withLocationQuery = sql.raw(
+  `select ${joinedCart.text}, ${joinedLocation.text}, ${joinedMerchant.text} from carts c ` +
+    `join locations l on l.id = c.location_id join merchants m on m.id = l.merchant_id where c.id = `,
+);
+
 const withLocation: CartRead<{ cart: CartRow; location: LocationWithMerchant }> = async (db, locationId, cartId) => {
-  const [row] = await db
-    .select({ cart: carts, location: locations, merchant: merchants })
-    .from(carts)
-    .innerJoin(locations, eq(locations.id, carts.locationId))
-    .innerJoin(merchants, eq(merchants.id, locations.merchantId))
-    .where(and(eq(carts.id, cartId), eq(carts.locationId, locationId)));
-  return row ? { cart: row.cart, location: { ...row.location, merchant: row.merchant } } : undefined;
+  const [row] = await queryRows<Record<string, unknown>>(db, sql`${withLocationQuery}${cartId} and c.location_id = ${locationId}`);
+  return row ? { cart: joinedCart.read(row), location: { ...joinedLocation.read(row), merchant: joinedMerchant.read(row) } } : undefined;
 };
 
 async function loadAuthorized<T extends { cart: CartRow }>(db: Executor, ctx: RequestContext, locationId: string, cartId: string, read: CartRead<T>): Promise<T> {

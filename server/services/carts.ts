@@ -1,14 +1,16 @@
 import type { CartChange, MutationScope } from "./cart-change";
-import { and, eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client";
+import { queryRows } from "../../db/rows";
 import { carts } from "../../db/schema";
+import { setClause } from "../../db/set-clause";
 import type { CartLine } from "../domain/cart-types";
 import { type FulfilmentMethod } from "../domain/catalog-types";
 import { AppError, validationError } from "../errors";
 import type { CartView } from "../schemas/cart";
 import { newCapability, hashToken, newId } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
-import { cartResponseHeaders, conflict, loadAuthorizedCart, loadAuthorizedCartWithLocation, publishedLocation, type CartRow } from "./cart-access";
+import { cartResponseHeaders, conflict, loadAuthorizedCartWithLocation, publishedLocation, type CartRow } from "./cart-access";
 import { repriceCart } from "./cart-pricing";
 import { effectiveStatus, toCartView } from "./cart-view";
 import type { CartMutationContext, TransactionalWrite } from "./operation-context";
@@ -91,10 +93,11 @@ export async function insertCart(
 
 export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {
   const db = ctx.deps.database.db;
-  const cart = await loadAuthorizedCart(db, ctx, ids.locationId, ids.cartId);
+  // With its location in the same statement: one round trip for the whole read.
+  const { cart, location } = await loadAuthorizedCartWithLocation(db, ctx, ids.locationId, ids.cartId);
   Object.assign(ctx.response.headers, cartResponseHeaders(cart.revision));
   const now = ctx.deps.now();
-  return toCartView(await withDetectedChanges(db, cart, now), now);
+  return toCartView(await withDetectedChanges(db, cart, location, now), now);
 }
 
 
@@ -131,13 +134,12 @@ export async function mutateCart(
     updatedAt: now,
     expiresAt: patch.status === "EXPIRED" ? now : idleExpiry(ctx, now),
   };
-  const update = tx
-    .update(carts)
-    .set(written)
-    .where(and(eq(carts.id, cart.id), eq(carts.revision, expectedRevision), eq(carts.status, "OPEN")));
   // The row as written is known here, so it is not read back (at 100 lines, that would parse 100 lines
   // again). test/integration/mutation-answers.test.ts shows the answer is the cart a GET reads after it.
-  const [matched] = await update.returning({ id: carts.id });
+  const [matched] = await queryRows<{ id: string }>(
+    tx,
+    sql`update carts set ${setClause(carts, written)} where id = ${cart.id} and revision = ${expectedRevision} and status = 'OPEN' returning id`,
+  );
   const updated: CartRow | undefined = matched ? { ...cart, ...written } : undefined;
   if (!updated) {
     const [latest] = await tx.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));

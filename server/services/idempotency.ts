@@ -4,6 +4,7 @@ import { and, eq, gt } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import type { Executor, Tx } from "../../db/client";
 import { queryRows } from "../../db/rows";
+import { setClause } from "../../db/set-clause";
 import { idempotencyRecords } from "../../db/schema";
 import { canonicalJson } from "../domain/fingerprint";
 import { IDEMPOTENCY_KEY_PATTERN } from "../domain/identifiers";
@@ -134,10 +135,8 @@ export async function runIdempotent<T>(deps: AppDeps, request: IdempotentRequest
     }
     const outcome = await execute(tx);
     const stored = request.withoutCredential && isAnonymousScope(scope) ? request.withoutCredential(outcome.body) : outcome.body;
-    await tx
-      .update(idempotencyRecords)
-      .set({ statusCode: outcome.status, responseSealed: packAnswer(sealKey(env.secret), stored), responseHeaders: outcome.headers })
-      .where(and(eq(idempotencyRecords.scope, scope), eq(idempotencyRecords.key, key)));
+    const answer = { statusCode: outcome.status, responseSealed: packAnswer(sealKey(env.secret), stored), responseHeaders: outcome.headers };
+    await queryRows(tx, sql`update idempotency_records set ${setClause(idempotencyRecords, answer)} where scope = ${scope} and key = ${key}`);
     return { ...outcome, replayed: false };
   });
 }

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { Executor } from "../../db/client";
-import { categories, locations, menus, products } from "../../db/schema";
+import { categories, menus, products } from "../../db/schema";
 import type { CartLine } from "../domain/cart-types";
 import { deliveryQuoteState } from "../domain/delivery";
 import { projectLines, revalidate, type CatalogFacts, type CatalogRevalidation, type DeliveryFact, type QuoteFact, type RevalidationCart } from "../domain/revalidation";
@@ -132,10 +132,8 @@ export async function reconcileWithCatalog(scope: MutationScope, patch: CartChan
  * For reads: what a check would report now, computed but not stored (a read never writes). The
  * cart's own fields, totals and revision are unchanged; only catalogRevalidation shows the news.
  */
-export async function withDetectedChanges(db: Executor, cart: CartRow, now: Date): Promise<CartRow> {
+export async function withDetectedChanges(db: Executor, cart: CartRow, location: LocationRow, now: Date): Promise<CartRow> {
   if (effectiveStatus(cart, now) !== "OPEN") return cart;
-  const [location] = await db.select().from(locations).where(eq(locations.id, cart.locationId));
-  if (!location) return cart;
   const quoteExpired = cart.quoteExpiresAt !== null && cart.quoteExpiresAt.getTime() <= now.getTime();
   if (!catalogMovedOn(cart, location) && !quoteExpired && !needsRenewal(deliveryFactOf(cart, now))) return cart;
   const facts = await loadCatalogFacts(db, location, cart.lines.map((line) => line.productId));

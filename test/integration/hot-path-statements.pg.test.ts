@@ -1,6 +1,9 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openCountingDatabase } from "../../bench/query-count";
 import type { DatabaseHandle } from "../../db/client";
+import { openPostgres } from "../../db/open";
+import { queryRows } from "../../db/rows";
 import { publish } from "../../server/catalog-admin/publish";
 import { chowderCup } from "../checkout-helpers";
 import { createTestApp, databaseUrlOf, HARBOR, idemKey, mutate, openTestDatabase, startCart, type CartHandle, type TestApp } from "../harness";
@@ -18,7 +21,7 @@ beforeAll(async () => {
   database = await openTestDatabase("postgres");
   const url = databaseUrlOf(database);
   if (!url) throw new Error("no URL for the Postgres test database");
-  const counting = openCountingDatabase(url);
+  const counting = await openCountingDatabase(url);
   statements = counting.statements;
   await counting.handle.ping();
   app = await createTestApp({ database: counting.handle });
@@ -76,5 +79,44 @@ describe("add item", () => {
     expect(again.statements).toBe(6);
     const read = await app.call("GET", `/locations/${fresh.locationId}/carts/${fresh.cartId}`, { headers: { "X-Cart-Token": fresh.token } });
     expect(read.text).toContain('"7.77"');
+  });
+});
+
+describe("GET cart", () => {
+  it("reads the cart with its location in one statement, at 0 and at 5 lines", async () => {
+    const cart = await startCart(app);
+    const read = () => counted(() => app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } }));
+    const empty = await read();
+    for (let line = 0; line < 5; line += 1) await addLine(cart, `line ${line}`);
+    const full = await read();
+    expect(full.result.status, full.result.text).toBe(200);
+    expect((full.result.body as { items: unknown[] }).items).toHaveLength(5);
+    expect([empty.statements, full.statements]).toEqual([1, 1]);
+  });
+});
+
+describe("the service's Postgres client", () => {
+  it("prepares each statement once per connection and reuses it (one round trip, no parse), although drizzle asks for none", async () => {
+    const url = databaseUrlOf(database);
+    if (!url) throw new Error("no URL for the Postgres test database");
+    // One pooled connection, opened as the service opens its own (db/open.ts), so the session below is the one that served.
+    const handle = await openPostgres(url, { DATABASE_POOL_MAX: 1, DATABASE_PREPARE: true, DATABASE_CONNECT_TIMEOUT_SECONDS: 5, DATABASE_STATEMENT_TIMEOUT_MS: 10_000 });
+    const served = await createTestApp({ database: handle });
+    try {
+      const cart = await startCart(served);
+      for (const instructions of ["one", "two", "one"]) {
+        const added = await mutate(served, cart, "POST", "/items", withInstructions(instructions), { "Idempotency-Key": idemKey() });
+        expect(added.status, added.text).toBe(200);
+      }
+      const prepared = await queryRows<{ statement: string }>(handle.db, sql`select statement from pg_prepared_statements`);
+      const cartReads = prepared.filter(({ statement }) => statement.includes("from carts c join locations l"));
+      const keyClaims = prepared.filter(({ statement }) => statement.includes("pg_try_advisory_xact_lock"));
+      // Three adds, each statement prepared once: unprepared, the view would hold none of them.
+      expect(cartReads).toHaveLength(1);
+      expect(keyClaims).toHaveLength(1);
+    } finally {
+      await served.close();
+      await handle.close();
+    }
   });
 });
