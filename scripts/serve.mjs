@@ -82,7 +82,11 @@ async function serveRest(req, res) {
   }
   const hasBody = req.method !== "GET" && req.method !== "HEAD";
   const controller = new AbortController();
-  res.once("close", () => controller.abort());
+  // Aborted only when the client left before the answer was sent: an abort builds a DOMException, and
+  // every completed response closes too.
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
   let response;
   try {
     // fetch's Request refuses to carry TRACE, TRACK and CONNECT; the handler still has to answer them (405).
