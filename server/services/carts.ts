@@ -3,7 +3,8 @@ import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { queryRows } from "../../db/rows";
 import { carts } from "../../db/schema";
-import { setClause } from "../../db/set-clause";
+import { insertClause, setClause } from "../../db/write-clauses";
+import { projection } from "../../db/projection";
 import type { CartLine } from "../domain/cart-types";
 import { type FulfilmentMethod } from "../domain/catalog-types";
 import { AppError, validationError } from "../errors";
@@ -40,6 +41,10 @@ export async function createOrderingSession(
 /** What an anonymous caller's stored ordering session keeps: the cart without its token. */
 export const orderingSessionWithoutToken = ({ cart }: { cart: CartView; cartAccessToken?: string }) => ({ cart });
 
+// Written once from the schema (db/projection.ts): the row Drizzle's `.returning()` would give.
+const cartColumns = projection(carts, "c");
+const insertedCart = sql.raw(cartColumns.text);
+
 /**
  * A new, empty, priced cart at the location, owned by a capability (guest) or by a customer. The
  * caller has checked the location and the fulfilment method.
@@ -61,32 +66,31 @@ export async function insertCart(
     currency: location.currency,
     deliveryQuote: null,
   };
-  const [cart] = await tx
-    .insert(carts)
-    .values({
-      id: newId("cart"),
-      locationId: location.id,
-      merchantId: location.merchantId,
-      status: "OPEN",
-      revision: 0,
-      tokenHash: owner.tokenHash,
-      customerId: owner.customerId,
-      restaurantDisplayName: location.displayName,
-      statementDescriptor: location.merchant.statementDescriptor,
-      fulfillmentIdentifier: input.fulfillmentMethod,
-      marketplaceId: input.marketplaceId ?? null,
-      pickupType: "ASAP",
-      orderDate: "",
-      orderTime: "",
-      catalogRevision: location.catalogRevision,
-      policyRevision: location.policyRevision,
-      expiresAt: idleExpiry(ctx, now),
-      createdAt: now,
-      updatedAt: now,
-      ...draft,
-      ...repriceCart(draft, location, now),
-    })
-    .returning();
+  const values: typeof carts.$inferInsert = {
+    id: newId("cart"),
+    locationId: location.id,
+    merchantId: location.merchantId,
+    status: "OPEN",
+    revision: 0,
+    tokenHash: owner.tokenHash,
+    customerId: owner.customerId,
+    restaurantDisplayName: location.displayName,
+    statementDescriptor: location.merchant.statementDescriptor,
+    fulfillmentIdentifier: input.fulfillmentMethod,
+    marketplaceId: input.marketplaceId ?? null,
+    pickupType: "ASAP",
+    orderDate: "",
+    orderTime: "",
+    catalogRevision: location.catalogRevision,
+    policyRevision: location.policyRevision,
+    expiresAt: idleExpiry(ctx, now),
+    createdAt: now,
+    updatedAt: now,
+    ...draft,
+    ...repriceCart(draft, location, now),
+  };
+  const [row] = await queryRows<Record<string, unknown>>(tx, sql`insert into carts as c ${insertClause(carts, values)} returning ${insertedCart}`);
+  const cart = row && cartColumns.read(row);
   if (!cart) throw new Error("insert returned no cart");
   return cart;
 }

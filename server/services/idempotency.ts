@@ -4,7 +4,7 @@ import { and, eq, gt } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import type { Executor, Tx } from "../../db/client";
 import { queryRows } from "../../db/rows";
-import { setClause } from "../../db/set-clause";
+import { setClause } from "../../db/write-clauses";
 import { idempotencyRecords } from "../../db/schema";
 import { canonicalJson } from "../domain/fingerprint";
 import { IDEMPOTENCY_KEY_PATTERN } from "../domain/identifiers";

@@ -3,12 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { projection } from "../../db/projection";
 import { queryRows } from "../../db/rows";
 import { carts, idempotencyRecords, locations, merchants } from "../../db/schema";
-import { setClause } from "../../db/set-clause";
+import { insertClause, setClause } from "../../db/write-clauses";
 import { createTestApp, HARBOR, startCart, type TestApp } from "../harness";
 
 /**
  * The hot path reads and writes carts with statements written once from the schema (db/projection.ts,
- * db/set-clause.ts) instead of Drizzle's builders. They must give exactly the rows Drizzle gives, on
+ * db/write-clauses.ts) instead of Drizzle's builders. They must give exactly the rows Drizzle gives, on
  * both drivers: every column, nulls, JSON, timestamps and bigint-as-number included.
  */
 let app: TestApp;
@@ -84,7 +84,7 @@ describe("a projection reads the row Drizzle's select reads", () => {
   });
 });
 
-describe("a SET clause writes what Drizzle's .set() writes", () => {
+describe("write clauses write what Drizzle's .set() and .values() write", () => {
   it("for every column of a cart, nulls and undefined included", async () => {
     const [first, second] = [await startCart(app), await startCart(app)];
     const values = { ...everyColumnSet, discount: null, revision: 7, updatedAt: new Date("2026-11-25T12:00:00.000Z"), metadata: undefined } as unknown as Partial<typeof carts.$inferInsert>;
@@ -97,8 +97,24 @@ describe("a SET clause writes what Drizzle's .set() writes", () => {
     expect(ours?.revision).toBe(7);
   });
 
+  it("inserts the row Drizzle's .values() inserts, columns left out taking their defaults", async () => {
+    const [drizzles] = await db().select().from(carts).where(eq(carts.id, (await startCart(app)).cartId));
+    if (!drizzles) throw new Error("no cart");
+    const { createdAt: _createdAt, updatedAt: _updatedAt, revision: _revision, ...given } = { ...drizzles, ...everyColumnSet, tokenHash: null, metadata: undefined };
+    const copies = [{ ...given, id: "cart_projection_drizzle" }, { ...given, id: "cart_projection_clause" }] as unknown as (typeof carts.$inferInsert)[];
+    await db().insert(carts).values(copies[0]!);
+    const [returned] = await queryRows<Record<string, unknown>>(db(), sql`insert into carts as c ${insertClause(carts, copies[1]!)} returning ${sql.raw(projection(carts, "c").text)}`);
+    const [byDrizzle, byClause] = [await readWithDrizzle("cart_projection_drizzle"), await readWithDrizzle("cart_projection_clause")];
+    const comparable = (row: typeof byDrizzle) => ({ ...row, id: "", createdAt: null, updatedAt: null });
+    expect(comparable(byClause)).toEqual(comparable(byDrizzle));
+    expect(byClause?.revision).toBe(0);
+    expect(byClause?.metadata).toBeNull();
+    expect(projection(carts, "c").read(returned ?? {})).toEqual(byClause);
+  });
+
   it("refuses a field that is not a column, and an empty change", () => {
     expect(() => setClause(idempotencyRecords, { answer: 1 } as never)).toThrow(/answer is not a column/);
-    expect(() => setClause(carts, { metadata: undefined })).toThrow(/nothing to set/);
+    expect(() => setClause(carts, { metadata: undefined })).toThrow(/nothing to write/);
+    expect(() => insertClause(carts, { metadata: undefined } as never)).toThrow(/nothing to write/);
   });
 });

@@ -1,0 +1,56 @@
+import { getTableColumns, sql, type InferInsertModel, type SQL, type Table } from "drizzle-orm";
+
+/**
+ * The SET list of an UPDATE, and the column and VALUES lists of an INSERT, of `values` (undefined
+ * fields left out, as Drizzle's `.set()` and `.values()` do), each value (null included) a parameter
+ * encoded by its column as Drizzle encodes it (JSON text for jsonb, ISO text for timestamps).
+ * Written here because Drizzle's builders walk every column of the table and check each value's
+ * kind on every call; the hot path's cart writes paid that on each request (see ./projection.ts).
+ * A column left out of an INSERT takes its SQL default, as with Drizzle.
+ */
+export function setClause<T extends Table>(table: T, values: Partial<InferInsertModel<T>>): SQL {
+  return sql.join(
+    assignments(table, values).map(({ target, value }) => sql`${target.assign}${sql.param(value, target.column)}`),
+    sql`, `,
+  );
+}
+
+/** `("a", "b") values ($1, $2)` for `insert into <table> ...`. */
+export function insertClause<T extends Table>(table: T, values: InferInsertModel<T>): SQL {
+  const given = assignments(table, values);
+  const names = sql.raw(given.map(({ target }) => target.quoted).join(", "));
+  return sql`(${names}) values (${sql.join(
+    given.map(({ target, value }) => sql.param(value, target.column)),
+    sql`, `,
+  )})`;
+}
+
+type Target = { column: ReturnType<typeof getTableColumns>[string]; quoted: string; assign: SQL };
+const targetsByTable = new WeakMap<Table, Map<string, Target>>();
+
+function assignments(table: Table, values: Record<string, unknown>): { target: Target; value: unknown }[] {
+  const columns = targets(table);
+  const given: { target: Target; value: unknown }[] = [];
+  for (const [field, value] of Object.entries(values)) {
+    if (value === undefined) continue;
+    const target = columns.get(field);
+    if (!target) throw new Error(`write clause: ${field} is not a column`);
+    given.push({ target, value });
+  }
+  if (given.length === 0) throw new Error("write clause: nothing to write");
+  return given;
+}
+
+function targets(table: Table): Map<string, Target> {
+  let found = targetsByTable.get(table);
+  if (!found) {
+    // `$defaultFn` and `$onUpdate` values are Drizzle's to add on every write; none of the tables written here has one.
+    const computed = Object.values(getTableColumns(table)).find((column) => column.defaultFn !== undefined || column.onUpdateFn !== undefined);
+    if (computed) throw new Error(`write clause: column ${computed.name} has a $defaultFn or $onUpdate, which this clause would skip`);
+    found = new Map(
+      Object.entries(getTableColumns(table)).map(([field, column]) => [field, { column, quoted: `"${column.name}"`, assign: sql.raw(`"${column.name}" = `) }]),
+    );
+    targetsByTable.set(table, found);
+  }
+  return found;
+}
