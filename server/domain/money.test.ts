@@ -139,6 +139,21 @@ describe("formatMinor (Intl on Node 20)", () => {
 
   it("refuses non-integer amounts", () => {
     expect(() => formatMinor(12.5, "usd")).toThrow(RangeError);
+    expect(() => formatMinor(12.5, "usd")).toThrow(RangeError);
+  });
+
+  it("answers from its kept strings exactly what Intl answers, for each currency, past the limit where it empties", () => {
+    const intl = (currency: "usd" | "aed") => new Intl.NumberFormat(currency === "usd" ? "en-US" : "en-AE", { style: "currency", currency: currency.toUpperCase() });
+    for (const currency of ["usd", "aed"] as const) {
+      const reference = intl(currency);
+      for (let round = 0; round < 2; round += 1) {
+        for (let amount = -50; amount < 10_050; amount += 1) {
+          const expected = reference.format(toDecimalString(amount, currency) as unknown as number);
+          if (formatMinor(amount, currency) !== expected) throw new Error(`${currency} ${amount}: ${formatMinor(amount, currency)} != ${expected}`);
+        }
+      }
+      expect(formatMinor(1234, currency)).toBe(reference.format("12.34" as unknown as number));
+    }
   });
 });
 

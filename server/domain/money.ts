@@ -61,8 +61,31 @@ export function toDecimalString(amount: Minor, currency: Currency): string {
 
 const formatters = new Map<Currency, Intl.NumberFormat>();
 
+/**
+ * Display strings already made, by currency and amount. Intl's formatting was the costliest step of
+ * a large cart's answer (a 100-line cart formats ~700 amounts), and carts repeat the same prices.
+ * Emptied when full, so it never holds more than FORMATTED_LIMIT strings per currency.
+ */
+const formattedAmounts = new Map<Currency, Map<Minor, string>>();
+const FORMATTED_LIMIT = 10_000;
+
 /** Display string for a minor amount, e.g. "$12.34", "£3.00", "AED 45.50". */
 export function formatMinor(amount: Minor, currency: Currency): string {
+  let known = formattedAmounts.get(currency);
+  if (!known) {
+    known = new Map();
+    formattedAmounts.set(currency, known);
+  }
+  let text = known.get(amount);
+  if (text === undefined) {
+    text = formatWithIntl(amount, currency);
+    if (known.size >= FORMATTED_LIMIT) known.clear();
+    known.set(amount, text);
+  }
+  return text;
+}
+
+function formatWithIntl(amount: Minor, currency: Currency): string {
   let formatter = formatters.get(currency);
   if (!formatter) {
     formatter = new Intl.NumberFormat(DISPLAY_LOCALE[currency], {

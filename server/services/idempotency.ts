@@ -194,7 +194,9 @@ export async function storedOutcome<T>(deps: AppDeps, request: IdempotentRequest
 const PACKED = "z1.";
 
 export function packAnswer(key: Buffer, body: unknown): string {
-  return PACKED + seal(key, deflateRawSync(JSON.stringify(body)));
+  // Level 3: measured on cart answers, as small as the default level 6 within a few percent, and
+  // 2-2.5 times faster on a 100-line cart (whose answer is ~75 KB).
+  return PACKED + seal(key, deflateRawSync(JSON.stringify(body), { level: 3 }));
 }
 
 export function unpackAnswer(key: Buffer, stored: string): unknown {
