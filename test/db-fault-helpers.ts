@@ -25,14 +25,22 @@ export async function directClient(database: DatabaseHandle): Promise<{ direct: 
   return { direct: postgres(databaseUrl(row.name), { max: 4, onnotice: () => undefined }), name: row.name };
 }
 
-/** Locks one cart row in an open transaction of another client until `release`. */
-export async function holdCartLock(direct: postgres.Sql, cartId: string): Promise<{ release: () => Promise<void> }> {
+/**
+ * Locks one cart row in an open transaction of another client until `release` (which changes
+ * nothing) or `commitRevisionBump` (another writer's change: the revision moves on by one).
+ */
+export async function holdCartLock(direct: postgres.Sql, cartId: string): Promise<{ release: () => Promise<void>; commitRevisionBump: () => Promise<void> }> {
   const reserved = await direct.reserve();
   await reserved`begin`;
   await reserved`select id from carts where id = ${cartId} for update`;
   return {
     release: async () => {
       await reserved`rollback`;
+      reserved.release();
+    },
+    commitRevisionBump: async () => {
+      await reserved`update carts set revision = revision + 1 where id = ${cartId}`;
+      await reserved`commit`;
       reserved.release();
     },
   };

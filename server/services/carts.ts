@@ -16,6 +16,7 @@ import { repriceCart } from "./cart-pricing";
 import { effectiveStatus, toCartView } from "./cart-view";
 import type { CartMutationContext, TransactionalWrite } from "./operation-context";
 import { reconcileWithCatalog, withDetectedChanges } from "./revalidation";
+import { lastWrite } from "./idempotency";
 import { findLocation, type LocationWithMerchant } from "./locations";
 
 export type CartIds = { locationId: string; cartId: string };
@@ -138,17 +139,19 @@ export async function mutateCart(
     updatedAt: now,
     expiresAt: patch.status === "EXPIRED" ? now : idleExpiry(ctx, now),
   };
-  // The row as written is known here, so it is not read back (at 100 lines, that would parse 100 lines
-  // again). test/integration/mutation-answers.test.ts shows the answer is the cart a GET reads after it.
-  const [matched] = await queryRows<{ id: string }>(
+  // The compare-and-set is this use case's last statement: it goes to Postgres with the stored answer,
+  // in one statement (./idempotency.ts, lastWrite). The row as written is known here, so it is not read
+  // back (at 100 lines, that would parse 100 lines again); test/integration/mutation-answers.test.ts
+  // shows the answer is the cart a GET reads after it.
+  await lastWrite(
     tx,
-    sql`update carts set ${setClause(carts, written)} where id = ${cart.id} and revision = ${expectedRevision} and status = 'OPEN' returning id`,
+    sql`update carts set ${setClause(carts, written)} where id = ${cart.id} and revision = ${expectedRevision} and status = 'OPEN' returning 1`,
+    async () => {
+      const [latest] = await tx.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));
+      throw conflict(latest?.revision ?? cart.revision);
+    },
   );
-  const updated: CartRow | undefined = matched ? { ...cart, ...written } : undefined;
-  if (!updated) {
-    const [latest] = await tx.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));
-    throw conflict(latest?.revision ?? cart.revision);
-  }
+  const updated: CartRow = { ...cart, ...written };
   Object.assign(ctx.response.headers, cartResponseHeaders(updated.revision));
   return toCartView(updated, now);
 }

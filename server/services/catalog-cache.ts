@@ -11,7 +11,7 @@ export type ProductRow = typeof products.$inferSelect;
  * transaction as the change (server/catalog-admin/publish.ts), so an entry never outlives its
  * revision: a cart mutation reads its location (and so the current revision) in its first statement,
  * and after a publication its first lookup misses and reads the new row. A cart mutation thus reads
- * no product row in the steady state (issue 16: add item 7 -> 6 statements).
+ * no product row in the steady state (issue 16: one statement fewer per add item).
  *
  * A change made to `products` behind publication's back (plain SQL) is not seen until the revision
  * moves, exactly as carts would not re-price for it either. Unknown products are not kept, so a

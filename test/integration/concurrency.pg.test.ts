@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { directClient, holdCartLock, waitForBlockedBackends } from "../db-fault-helpers";
 import { createTestApp, idemKey, type TestApp } from "../harness";
 import { loadFixtures, prepareCart, burgerSelections } from "../routes";
 
@@ -43,6 +44,33 @@ describe("optimistic concurrency on real Postgres", () => {
     const revisionBefore = (before.body as { revision: number }).revision;
     expect((after.body as { revision: number }).revision).toBe(revisionBefore + 1);
     expect((after.body as { totalQuantity: number }).totalQuantity).toBe((before.body as { totalQuantity: number }).totalQuantity + 1);
+  });
+
+  it("a change that loses its compare-and-set after its read (a writer committed between them) answers 409 CART_CONFLICT and stores nothing", async () => {
+    const cart = await prepareCart(app);
+    const revision = Number(/cart-(\d+)/.exec(cart.etag)?.[1]);
+    const { direct, name } = await directClient(app.deps.database);
+    try {
+      // The request reads revision r (a plain read passes the row lock), then its UPDATE waits on the lock.
+      const lock = await holdCartLock(direct, cart.cartId);
+      const key = idemKey();
+      const pending = app.call("POST", `${cartUrl(cart)}/items`, {
+        headers: { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": key },
+        body: { productId: "prd_hk_smash_burger", quantity: 1, selections: burgerSelections, itemUnavailableAction: "remove_item" },
+      });
+      await waitForBlockedBackends(direct, name, 1);
+      // Another writer moves the cart on and commits: the waiting UPDATE now matches no row.
+      await lock.commitRevisionBump();
+      const lost = await pending;
+      expect(lost.status, lost.text).toBe(409);
+      expect(lost.body).toMatchObject({ code: "CART_CONFLICT", details: { currentRevision: revision + 1 } });
+      const stored = await direct`select 1 from idempotency_records where key = ${key}`;
+      expect(stored).toHaveLength(0);
+      const [row] = await direct<{ revision: string; lines: unknown[] }[]>`select revision, lines from carts where id = ${cart.cartId}`;
+      expect(Number(row?.revision)).toBe(revision + 1);
+    } finally {
+      await direct.end();
+    }
   });
 
   it("N concurrent identical requests with one Idempotency-Key execute once; the rest replay or wait", async () => {
