@@ -1,10 +1,8 @@
 import type { CartChange, MutationScope } from "./cart-change";
-import { eq, sql } from "drizzle-orm";
+import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client";
-import { queryRows } from "../../db/rows";
 import { carts } from "../../db/schema";
 import { insertClause, setClause } from "../../db/write-clauses";
-import { projection } from "../../db/projection";
 import type { CartLine } from "../domain/cart-types";
 import { type FulfilmentMethod } from "../domain/catalog-types";
 import { AppError, validationError } from "../errors";
@@ -42,9 +40,8 @@ export async function createOrderingSession(
 /** What an anonymous caller's stored ordering session keeps: the cart without its token. */
 export const orderingSessionWithoutToken = ({ cart }: { cart: CartView; cartAccessToken?: string }) => ({ cart });
 
-// Written once from the schema (db/projection.ts): the row Drizzle's `.returning()` would give.
-const cartColumns = projection(carts, "c");
-const insertedCart = sql.raw(cartColumns.text);
+/** Every column of a cart row, null: what an insert leaves unset (no cart column has another default that inserts rely on). */
+const unsetCartColumns = Object.fromEntries(Object.keys(getTableColumns(carts)).map((field) => [field, null]));
 
 /**
  * A new, empty, priced cart at the location, owned by a capability (guest) or by a customer. The
@@ -90,10 +87,11 @@ export async function insertCart(
     ...draft,
     ...repriceCart(draft, location, now),
   };
-  const [row] = await queryRows<Record<string, unknown>>(tx, sql`insert into carts as c ${insertClause(carts, values)} returning ${insertedCart}`);
-  const cart = row && cartColumns.read(row);
-  if (!cart) throw new Error("insert returned no cart");
-  return cart;
+  // The use case's last statement (./idempotency.ts, lastWrite): it goes with the stored answer. The
+  // row is what was written, every column left out null; test/integration/mutation-answers.test.ts
+  // shows the answer is the cart a GET reads after it.
+  await lastWrite(tx, sql`insert into carts ${insertClause(carts, values)} returning 1`, () => Promise.reject(new Error("the cart insert wrote no row")));
+  return { ...unsetCartColumns, ...values } as CartRow;
 }
 
 export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chowderCup } from "../checkout-helpers";
+import { signIn } from "../customer-helpers";
 import { cartCredential, createTestApp, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp, type TestResponse } from "../harness";
 import { deliveryAddressNearHarbor } from "../routes";
 
@@ -24,6 +25,26 @@ async function expectReadBackIdentical(cart: CartHandle, answer: TestResponse): 
   expect(read.headers.get("etag")).toBe(answer.headers.get("etag"));
   expect(read.text).toBe(answer.text);
 }
+
+describe("a new cart's answer is the cart a GET reads right after (the row is not read back from its insert)", () => {
+  it("for a guest's ordering session and a signed-in customer's cart", async () => {
+    for (const fulfillmentMethod of ["takeout", "delivery"]) {
+      const cart = await startCart(app, HARBOR.locationId, fulfillmentMethod);
+      const read = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) });
+      expect(read.headers.get("etag")).toBe(cart.etag);
+      expect(read.text).toBe(JSON.stringify(cart.cart));
+    }
+    const { token } = await signIn(app);
+    const created = await app.call("POST", `/locations/${HARBOR.locationId}/carts`, {
+      headers: { Authorization: `Bearer ${token}`, "Idempotency-Key": idemKey() },
+      body: { fulfillmentMethod: "takeout" },
+    });
+    expect(created.status, created.text).toBe(201);
+    const { cart } = created.body as { cart: { id: string } };
+    const read = await app.call("GET", `/locations/${HARBOR.locationId}/carts/${cart.id}`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(read.text).toBe(JSON.stringify(cart));
+  });
+});
 
 describe("a mutation's answer is the cart a GET reads right after", () => {
   it("for every kind of change to a takeout cart", async () => {
