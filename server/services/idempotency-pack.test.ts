@@ -13,6 +13,14 @@ describe("stored idempotent answers", () => {
     expect(packed.length / JSON.stringify(cart).length).toBeLessThan(0.3);
   });
 
+  it("round-trip an answer large enough for the faster compression level, still at a fraction of its size", () => {
+    const large = { ...cart, items: Array.from({ length: 200 }, (_, index) => ({ ...cart.items[0], id: `li_${index}`, specialInstructions: `line ${index}` })) };
+    expect(JSON.stringify(large).length).toBeGreaterThan(16_384);
+    const packed = packAnswer(key, large);
+    expect(unpackAnswer(key, packed)).toEqual(large);
+    expect(packed.length / JSON.stringify(large).length).toBeLessThan(0.1);
+  });
+
   it("still replay records written before compression (sealed JSON)", () => {
     expect(unpackAnswer(key, seal(key, JSON.stringify(cart)))).toEqual(cart);
   });
