@@ -274,8 +274,9 @@ function boundedBegin(client: Sql, bounds: ClientBounds, preparation: StatementP
 }
 
 /**
- * The driver's client with every query and transaction bounded; everything else passes through
- * (and is not admitted: only queries and transactions may use the pool through this client).
+ * The driver's client with every query and transaction bounded, and every statement prepared or not
+ * as `preparation` says; everything else passes through (and is not admitted: only queries and
+ * transactions may use the pool through this client).
  */
 export function boundedClient(client: Sql, bounds: ClientBounds, preparation: StatementPreparation): Sql {
   const unsafe = client.unsafe.bind(client) as unknown as Unsafe;
