@@ -18,13 +18,19 @@ afterAll(async () => {
   await app.close();
 });
 
+/** A new cart with a chowder added under a fresh Idempotency-Key: the first use of that key. */
+async function addChowderUnderNewKey() {
+  const cart = await startCart(app);
+  const key = idemKey();
+  const base = `/locations/${cart.locationId}/carts/${cart.cartId}`;
+  const added = await app.call("POST", `${base}/items`, { headers: { ...cartCredential(cart), "If-Match": cart.etag, "Idempotency-Key": key }, body: chowderCup });
+  expect(added.status, added.text).toBe(200);
+  return { cart, key, base, added };
+}
+
 describe("one key, one request", () => {
   it("refuses the same key on another operation of the same cart with 409 IDEMPOTENCY_KEY_REUSED, and runs nothing", async () => {
-    const cart = await startCart(app);
-    const key = idemKey();
-    const base = `/locations/${cart.locationId}/carts/${cart.cartId}`;
-    const added = await app.call("POST", `${base}/items`, { headers: { ...cartCredential(cart), "If-Match": cart.etag, "Idempotency-Key": key }, body: chowderCup });
-    expect(added.status, added.text).toBe(200);
+    const { cart, key, base, added } = await addChowderUnderNewKey();
     const etag = added.headers.get("etag") ?? "";
     const tipped = await app.call("PUT", `${base}/gratuity`, { headers: { ...cartCredential(cart), "If-Match": etag, "Idempotency-Key": key }, body: { rate: "0.1" } });
     expect(tipped.status, tipped.text).toBe(409);
@@ -35,11 +41,7 @@ describe("one key, one request", () => {
   });
 
   it("runs a request again once its key's record has expired, even for another operation, and keeps one record per key", async () => {
-    const cart = await startCart(app);
-    const key = idemKey();
-    const base = `/locations/${cart.locationId}/carts/${cart.cartId}`;
-    const added = await app.call("POST", `${base}/items`, { headers: { ...cartCredential(cart), "If-Match": cart.etag, "Idempotency-Key": key }, body: chowderCup });
-    expect(added.status, added.text).toBe(200);
+    const { cart, key, base, added } = await addChowderUnderNewKey();
     // Past IDEMPOTENCY_RETENTION_HOURS (the cart itself would expire long before, so the record is aged instead of the clock moved).
     await app.deps.database.db.update(idempotencyRecords).set({ expiresAt: new Date(app.clock.now.getTime() - 1_000) }).where(eq(idempotencyRecords.key, key));
     const tip = () => app.call("PUT", `${base}/gratuity`, { headers: { ...cartCredential(cart), "If-Match": added.headers.get("etag") ?? "", "Idempotency-Key": key }, body: { rate: "0.1" } });
