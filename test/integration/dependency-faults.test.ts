@@ -15,9 +15,13 @@ import type { DatabaseHandle } from "../../db/client";
  * effect. (Signature, tolerance, duplicate and out-of-order webhooks are in checkout-stripe.test.ts;
  * the SDK's own retry and timeout at the processor level in payment-processor.test.ts.)
  */
-const STRIPE_TIMEOUT_MS = 400;
-const COURIER_TIMEOUT_MS = 300;
-const SLOW_MS = 1_500;
+/**
+ * Long enough that a healthy call never meets them on a loaded CI machine (whose workers can stall for
+ * some hundreds of ms), short enough to keep the file quick; SLOW_MS is well past both.
+ */
+const STRIPE_TIMEOUT_MS = 1_000;
+const COURIER_TIMEOUT_MS = 1_000;
+const SLOW_MS = 2_500;
 const MARGIN_MS = 2_000;
 const WEBHOOK_SECRET = "whsec_dependency_faults";
 

@@ -1,4 +1,5 @@
 import { Ratelimit } from "@upstash/ratelimit";
+import { logger } from "../../log";
 import type { RateLimitDecision, RateLimitPolicy, RateLimiter } from "./types";
 
 /** The subset of a Redis client that @upstash/ratelimit's single-region algorithms call. */
@@ -22,22 +23,34 @@ export function createRedisRateLimiter(name: string, redis: ScriptRunner, policy
     ephemeralCache: false,
   });
 
-  return {
-    name,
-    async check(identifier: string): Promise<RateLimitDecision> {
-      try {
-        const result = await ratelimit.limit(identifier);
-        // On timeout the library answers success with made-up numbers; we treat it as "no answer".
-        if (result.reason === "timeout") return { kind: "unknown", reason: "timeout" };
-        return {
-          kind: result.success ? "allowed" : "limited",
-          limit: result.limit,
-          remaining: Math.max(0, result.remaining),
-          resetAtMs: result.reset,
-        };
-      } catch (error) {
-        return { kind: "unknown", reason: error instanceof Error ? error.message : "error" };
-      }
-    },
+  // Logged when the store stops answering and when it answers again, not on every request of an outage.
+  let answering = true;
+  const noted = (decision: RateLimitDecision): RateLimitDecision => {
+    if (decision.kind === "unknown" && answering) {
+      answering = false;
+      logger.warn({ limiter: name, reason: decision.reason }, "rate limiter: no answer from its store; RATE_LIMIT_ON_ERROR decides until it answers");
+    } else if (decision.kind !== "unknown" && !answering) {
+      answering = true;
+      logger.info({ limiter: name }, "rate limiter: its store answers again");
+    }
+    return decision;
   };
+
+  async function decide(identifier: string): Promise<RateLimitDecision> {
+    try {
+      const result = await ratelimit.limit(identifier);
+      // On timeout the library answers success with made-up numbers; we treat it as "no answer".
+      if (result.reason === "timeout") return { kind: "unknown", reason: "timeout" };
+      return {
+        kind: result.success ? "allowed" : "limited",
+        limit: result.limit,
+        remaining: Math.max(0, result.remaining),
+        resetAtMs: result.reset,
+      };
+    } catch (error) {
+      return { kind: "unknown", reason: error instanceof Error ? error.message : "error" };
+    }
+  }
+
+  return { name, check: async (identifier) => noted(await decide(identifier)) };
 }
