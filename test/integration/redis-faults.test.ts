@@ -62,15 +62,15 @@ function expectCounted(response: TestResponse) {
 
 type LogLine = { level: number; msg: string; limiter?: string; reason?: string };
 
-/** Runs `action` with the service's log lines collected (and still passed on to the run-wide capture). */
-async function withLogLines<T>(action: () => Promise<T>): Promise<{ result: T; lines: LogLine[] }> {
+/** The service's log lines written while `action` runs (still passed on to the run-wide capture, test/log-capture.ts). */
+async function logLinesOf(action: () => Promise<void>): Promise<LogLine[]> {
   let captured = "";
   const previousLevel = logger.level;
-  logger.level = "info";
+  if (!logger.isLevelEnabled("info")) logger.level = "info";
   const previous = redirectLogs({ write: (line: string) => ((captured += line), previous.write(line)) });
   try {
-    const result = await action();
-    return { result, lines: captured.split("\n").filter(Boolean).map((line) => JSON.parse(line) as LogLine) };
+    await action();
+    return captured.split("\n").filter(Boolean).map((line) => JSON.parse(line) as LogLine);
   } finally {
     redirectLogs(previous);
     logger.level = previousLevel;
@@ -118,7 +118,7 @@ describe("rate limiter's Redis hung or down", () => {
   it("hung (nothing answered): the policy decides within the timeout; counting resumes on recovery", async () => {
     const spy = processFaultSpy();
     try {
-      const { lines } = await withLogLines(async () => {
+      const lines = await logLinesOf(async () => {
         proxy.pause();
         await expectPolicyApplied();
         proxy.restore();
