@@ -1,3 +1,4 @@
+import { createConnection, type Socket } from "node:net";
 import postgres from "postgres";
 import type { DatabaseHandle } from "../db/client";
 import { drizzleOverPostgres } from "../db/open";
@@ -25,8 +26,11 @@ export type QueryCountReport = {
   constant: { menus: boolean; addItem: boolean; getCart: boolean };
 };
 
-export async function openCountingDatabase(url: string): Promise<{ handle: DatabaseHandle; statements: { count: number; commits: number } }> {
-  const statements = { count: 0, commits: 0 };
+/** What the counting connection has sent: statements, COMMITs among them, and writes to its socket. */
+export type StatementCounts = { count: number; commits: number; roundTrips: number };
+
+export async function openCountingDatabase(url: string): Promise<{ handle: DatabaseHandle; statements: StatementCounts }> {
+  const statements: StatementCounts = { count: 0, commits: 0, roundTrips: 0 };
   // One connection, opened before counting starts: a connection opened mid-measurement would add
   // postgres-js's own type lookup to the count. The services never hold two at once (PGlite has one too).
   const client = postgres(url, {
@@ -37,6 +41,7 @@ export async function openCountingDatabase(url: string): Promise<{ handle: Datab
       statements.count += 1;
       if (/^\s*commit\b/i.test(query)) statements.commits += 1;
     },
+    ...countingSocket(() => (statements.roundTrips += 1)),
   });
   const db = await drizzleOverPostgres(client, { ...poolSettings, DATABASE_POOL_MAX: 1 });
   return {
@@ -52,9 +57,37 @@ export async function openCountingDatabase(url: string): Promise<{ handle: Datab
   };
 }
 
+/**
+ * postgres.js's `socket` option (its README, "Custom socket"; missing from its type declarations):
+ * the connection's socket, whose writes are counted. The driver gathers the statements issued before
+ * its next turn of the event loop into one write and then waits for their answers, so each write is
+ * one round trip.
+ */
+function countingSocket(onWrite: () => void): { socket: (options: { host: string[]; port: number[] }) => Promise<Socket> } {
+  return { socket: async ({ host, port }) => countingWrites(await connected(host[0] ?? "127.0.0.1", port[0] ?? 5432), onWrite) };
+}
+
+function connected(host: string, port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = createConnection({ host, port }, () => {
+      socket.off("error", reject);
+      resolve(socket);
+    });
+    socket.once("error", reject);
+  });
+}
+
+function countingWrites(socket: Socket, onWrite: () => void): Socket {
+  const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+  // An own property of this socket object, which this module made: counts, then writes as before.
+  // (Node itself replaces it with an erroring write once the other side has closed.)
+  Object.defineProperty(socket, "write", { value: (...args: unknown[]) => (onWrite(), write(...args)), writable: true, configurable: true });
+  return socket;
+}
+
 const allEqual = (values: number[]) => values.every((value) => value === values[0]);
 
-export type InProcessCall = { queries: number; commits: number; text: string; etag: string; status: number; ms: number };
+export type InProcessCall = { queries: number; commits: number; roundTrips: number; text: string; etag: string; status: number; ms: number };
 export type InProcessApp = {
   /** One request through the REST handler; throws unless it answers `expectStatus`. */
   call: (method: string, path: string, expectStatus: number, headers?: Record<string, string>, body?: string) => Promise<InProcessCall>;
@@ -76,6 +109,7 @@ export async function openInProcessApp(url: string): Promise<InProcessApp> {
   async function call(method: string, path: string, expectStatus: number, headers: Record<string, string> = {}, body?: string): Promise<InProcessCall> {
     const before = statements.count;
     const commitsBefore = statements.commits;
+    const roundTripsBefore = statements.roundTrips;
     const started = performance.now();
     const response = await handler(
       new Request(`http://127.0.0.1${REST_PREFIX}${path}`, { method, body, headers: { [PEER_ADDRESS_HEADER]: "127.0.0.1", ...headers } }),
@@ -83,7 +117,7 @@ export async function openInProcessApp(url: string): Promise<InProcessApp> {
     const text = await response.text();
     const ms = performance.now() - started;
     if (response.status !== expectStatus) throw new Error(`in-process: ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-    return { queries: statements.count - before, commits: statements.commits - commitsBefore, text, etag: response.headers.get("etag") ?? "", status: response.status, ms };
+    return { queries: statements.count - before, commits: statements.commits - commitsBefore, roundTrips: statements.roundTrips - roundTripsBefore, text, etag: response.headers.get("etag") ?? "", status: response.status, ms };
   }
 
   return {
@@ -143,18 +177,22 @@ export async function measureQueryCounts(url: string, locations: { seeded: strin
   }
 }
 
-export type OrderStatements = { requests: string[]; statements: number; commits: number; cpuMsPerOrder: number; ordersTimed: number };
+export type OrderStatements = { requests: string[]; statements: number; commits: number; roundTrips: number; cpuMsPerOrder: number; ordersTimed: number };
 
 const TIMED_ORDERS = 30;
 
-/** The statements of one order, then this process's CPU time per order over TIMED_ORDERS more (after as many untimed). */
+/**
+ * The statements and round trips of one order after TIMED_ORDERS untimed ones (so every statement is
+ * already prepared on the connection: a statement's first run takes one round trip more), then this
+ * process's CPU time per order over TIMED_ORDERS more.
+ */
 async function measureOrders(call: InProcessApp["call"], locationId: string): Promise<OrderStatements> {
-  const first = await measureOrder(call, locationId);
   for (let order = 0; order < TIMED_ORDERS; order += 1) await measureOrder(call, locationId);
+  const steady = await measureOrder(call, locationId);
   const before = process.cpuUsage();
   for (let order = 0; order < TIMED_ORDERS; order += 1) await measureOrder(call, locationId);
   const used = process.cpuUsage(before);
-  return { ...first, cpuMsPerOrder: (used.user + used.system) / 1000 / TIMED_ORDERS, ordersTimed: TIMED_ORDERS };
+  return { ...steady, cpuMsPerOrder: (used.user + used.system) / 1000 / TIMED_ORDERS, ordersTimed: TIMED_ORDERS };
 }
 
 /**
@@ -162,7 +200,7 @@ async function measureOrders(call: InProcessApp["call"], locationId: string): Pr
  * session, the payment with the simulated processor's good test card, and one order-result poll.
  * The menu read is left out: it is served from the response cache (no statement) in the steady state.
  */
-async function measureOrder(call: InProcessApp["call"], locationId: string): Promise<Pick<OrderStatements, "requests" | "statements" | "commits">> {
+async function measureOrder(call: InProcessApp["call"], locationId: string): Promise<Pick<OrderStatements, "requests" | "statements" | "commits" | "roundTrips">> {
   const calls: { name: string; result: InProcessCall }[] = [];
   const step = async (name: string, ...args: Parameters<InProcessApp["call"]>) => {
     const result = await call(...args);
@@ -185,8 +223,9 @@ async function measureOrder(call: InProcessApp["call"], locationId: string): Pro
   await step("payment", "POST", `${cartPath}/payments`, 200, { ...json, ...token, "idempotency-key": idempotencyKey() }, JSON.stringify({ quoteFingerprint, paymentMethodId: "pm_card_visa" }));
   await step("order result", "GET", `${cartPath}/order-result`, 200, token);
   return {
-    requests: calls.map(({ name, result }) => `${name} ${result.queries}/${result.commits}`),
+    requests: calls.map(({ name, result }) => `${name} ${result.queries}/${result.commits}/${result.roundTrips}`),
     statements: calls.reduce((sum, { result }) => sum + result.queries, 0),
     commits: calls.reduce((sum, { result }) => sum + result.commits, 0),
+    roundTrips: calls.reduce((sum, { result }) => sum + result.roundTrips, 0),
   };
 }

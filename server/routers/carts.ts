@@ -3,6 +3,7 @@ import { addItemBodySchema, cartPath, cartSchema, gratuityBodySchema } from "../
 import { cartIdParam, etagResponseHeaders, fulfilmentMethodSchema, identifier, itemIdParam, jsonInteger, locationIdParam, pathId } from "../schemas/common";
 import * as cartOps from "../services/cart-operations";
 import * as carts from "../services/carts";
+import { locationReadAhead } from "../services/locations";
 import { router } from "../trpc/init";
 import { cartMutation, readProcedure, transactionalWrite } from "../trpc/procedures";
 import { responseSchema } from "../trpc/response-validation";
@@ -46,7 +47,7 @@ export const cartsRouter = router({
     ),
     { input: z.strictObject({ locationId: locationIdParam, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }), output: z.strictObject({ cart: cartSchema, cartAccessToken: z.string().optional() }) },
     ({ ctx, input }) => carts.createOrderingSession(ctx, input),
-    { withoutCredential: carts.orderingSessionWithoutToken },
+    { withoutCredential: carts.orderingSessionWithoutToken, alongsideClaim: (tx, input) => locationReadAhead.send(tx, input.locationId) },
   ),
 
   get: readProcedure(cartReadMeta({ method: "GET", path: "/locations/{locationId}/carts/{cartId}", tags, summary: "Read a cart" }, etagResponseHeaders))

@@ -27,6 +27,7 @@ import { getCustomerProfile } from "../services/customers/profile";
 import { deleteSavedPayment, listSavedPayments } from "../services/customers/saved-payments";
 import { logout } from "../services/customers/sessions";
 import { login, verifyOtp } from "../services/customers/sign-in";
+import { locationReadAhead } from "../services/locations";
 import { router } from "../trpc/init";
 import { committingWrite, readProcedure, transactionalWrite } from "../trpc/procedures";
 import { responseSchema } from "../trpc/response-validation";
@@ -212,5 +213,6 @@ export const customerRouter = router({
     ),
     { input: z.strictObject({ locationId: locationIdParam, fulfillmentMethod: fulfilmentMethodSchema, marketplaceId: z.string().min(1).max(128).optional() }), output: z.strictObject({ cart: cartSchema }) },
     ({ ctx, input }) => createCustomerCart(ctx, input),
+    { alongsideClaim: (tx, input) => locationReadAhead.send(tx, input.locationId) },
   ),
 });

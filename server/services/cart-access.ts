@@ -9,6 +9,7 @@ import { hashToken, sameHash } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
 import { authenticateCustomer, requireSameMerchant } from "./customers/principal";
 import type { LocationWithMerchant } from "./locations";
+import { readAhead } from "./read-ahead";
 
 export type CartRow = typeof carts.$inferSelect;
 
@@ -60,10 +61,20 @@ const withLocationQuery = sql.raw(
     `join locations l on l.id = c.location_id join merchants m on m.id = l.merchant_id where c.id = `,
 );
 
-const withLocation: CartRead<{ cart: CartRow; location: LocationWithMerchant }> = async (db, locationId, cartId) => {
+type CartWithLocation = { cart: CartRow; location: LocationWithMerchant };
+
+const readWithLocation: CartRead<CartWithLocation> = async (db, locationId, cartId) => {
   const [row] = await queryRows<Record<string, unknown>>(db, sql`${withLocationQuery}${cartId} and c.location_id = ${locationId}`);
   return row ? { cart: joinedCart.read(row), location: { ...joinedLocation.read(row), merchant: joinedMerchant.read(row) } } : undefined;
 };
+
+/**
+ * The cart read a mutation starts with, which its kind can send with the Idempotency-Key's claim
+ * (server/trpc/procedures.ts): unchecked, until `loadAuthorized` checks the credential against it.
+ */
+export const cartReadAhead = readAhead(readWithLocation);
+
+const withLocation: CartRead<CartWithLocation> = cartReadAhead.read;
 
 async function loadAuthorized<T extends { cart: CartRow }>(db: Executor, ctx: RequestContext, locationId: string, cartId: string, read: CartRead<T>): Promise<T> {
   const { cartToken: token, bearer } = ctx.credential;

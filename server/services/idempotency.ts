@@ -115,14 +115,24 @@ function replayOf<T>(deps: AppDeps, request: IdempotentRequest, record: StoredRe
  *   credential of their own get the whole answer replayed.
  *
  * The first request of a key costs two statements: the claim, then the answer written over it, which
- * carries the use case's last statement when it hands one over (`lastWrite`).
+ * carries the use case's last statement when it hands one over (`lastWrite`). `alongsideClaim` sends
+ * the write's first read with the claim, before its outcome is known (a cart mutation's cart read).
  */
-export async function runIdempotent<T>(deps: AppDeps, request: IdempotentRequest, execute: (tx: Tx) => Promise<Outcome<T>>): Promise<Outcome<T> & { replayed: boolean }> {
+export async function runIdempotent<T>(
+  deps: AppDeps,
+  request: IdempotentRequest,
+  execute: (tx: Tx) => Promise<Outcome<T>>,
+  alongsideClaim?: (tx: Tx) => void,
+): Promise<Outcome<T> & { replayed: boolean }> {
   const { env, database, now } = deps;
   const { scope, key } = request;
   return database.db.transaction(async (tx) => {
     const current = now();
-    const claim = await claimKey(tx, request, current, new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000));
+    const claiming = claimKey(tx, request, current, new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000));
+    // Sent now, the write's first read goes to Postgres in the same round trip as the claim (the
+    // driver pipelines a transaction's statements), and runs after it; a replay leaves it unread.
+    alongsideClaim?.(tx);
+    const claim = await claiming;
     if (claim.state === "taken") {
       // Only a committed record can be in the way: whoever wrote it held the key's lock until its commit.
       // The claim's own snapshot may predate that commit; then it is read again.

@@ -4,6 +4,7 @@ import { projection } from "../../db/projection";
 import { queryRows } from "../../db/rows";
 import { locations, merchants } from "../../db/schema";
 import { notFound } from "../errors";
+import { readAhead } from "./read-ahead";
 
 export type LocationRow = typeof locations.$inferSelect;
 export type MerchantRow = typeof merchants.$inferSelect;
@@ -15,9 +16,12 @@ const merchant = projection(merchants, "m", "m_");
 const byId = sql.raw(`select ${location.text}, ${merchant.text} from locations l join merchants m on m.id = l.merchant_id where l.id = `);
 const byIdOrSlug = sql.raw(`select ${location.text}, ${merchant.text} from locations l join merchants m on m.id = l.merchant_id where l.slug = `);
 
+/** The read of a location by id, which a write's kind can send with the Idempotency-Key's claim (./read-ahead.ts). */
+export const locationReadAhead = readAhead((db: Executor, id: string) => queryRows<Record<string, unknown>>(db, sql`${byId}${id}`));
+
 /** A published location by id (or slug, where the path allows it), with its merchant, in one query. */
 export async function findLocation(db: Executor, idOrSlug: string, options: { allowSlug: boolean }): Promise<LocationWithMerchant> {
-  const rows = await queryRows<Record<string, unknown>>(db, options.allowSlug ? sql`${byIdOrSlug}${idOrSlug} or l.id = ${idOrSlug} limit 2` : sql`${byId}${idOrSlug}`);
+  const rows = options.allowSlug ? await queryRows<Record<string, unknown>>(db, sql`${byIdOrSlug}${idOrSlug} or l.id = ${idOrSlug} limit 2`) : await locationReadAhead.read(db, idOrSlug);
   const found = rows.map((row) => ({ ...location.read(row), merchant: merchant.read(row) }));
   const row = found.find((candidate) => candidate.id === idOrSlug) ?? found[0];
   if (!row || !row.published) throw notFound("Location");

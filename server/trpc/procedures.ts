@@ -8,6 +8,7 @@ import type { CartMutationContext, Commit, CommittingCartMutation, CommittingWri
 import { middleware, procedure, type StorefrontMeta } from "./init";
 import { credentials, kindRules, type OperationKind } from "./operation-kinds";
 import { responseSchema } from "./response-validation";
+import { cartReadAhead } from "../services/cart-access";
 
 /**
  * Procedures, one builder per way an operation runs. Each takes the operation's meta (its kind, from
@@ -64,7 +65,12 @@ function expectedRevisionOf(ctx: RequestContext): number {
 /** What the write middleware hands the resolver: a stored answer to replay, or the way to run the write. */
 type Run = { kind: "replay"; body: unknown } | { kind: "transaction"; tx: Tx } | { kind: "commit"; commit: Commit };
 
-type WriteOptions = { mode: "transaction" | "commit"; withoutCredential?: ((body: unknown) => unknown) | undefined };
+type WriteOptions = {
+  mode: "transaction" | "commit";
+  withoutCredential?: ((body: unknown) => unknown) | undefined;
+  /** The write's first read, sent with the key's claim (transaction mode). */
+  alongsideClaim?: ((tx: Tx, input: unknown) => void) | undefined;
+};
 
 function answer(ctx: RequestContext, outcome: Outcome<unknown>): void {
   ctx.response.status = outcome.status;
@@ -103,13 +109,19 @@ function writeRules(options: WriteOptions) {
     }
 
     let ran: Awaited<ReturnType<typeof proceed>> | undefined;
-    const outcome = await runIdempotent(ctx.deps, request, async (tx) => {
-      const result = await proceed({ kind: "transaction", tx });
-      // A failed write rolls back with its record: rethrown here, inside the transaction.
-      if (!result.ok) throw result.error;
-      ran = result;
-      return outcomeOf(result.data);
-    });
+    const { alongsideClaim } = options;
+    const outcome = await runIdempotent(
+      ctx.deps,
+      request,
+      async (tx) => {
+        const result = await proceed({ kind: "transaction", tx });
+        // A failed write rolls back with its record: rethrown here, inside the transaction.
+        if (!result.ok) throw result.error;
+        ran = result;
+        return outcomeOf(result.data);
+      },
+      alongsideClaim && ((tx) => alongsideClaim(tx, input)),
+    );
     return ran ?? replay(outcome);
   });
 }
@@ -146,14 +158,27 @@ function withKind(meta: StorefrontMeta): Meta {
   return { ...meta, kind: kindOf(meta) };
 }
 
-/** A write whose work is one transaction, run by its kind under the Idempotency-Key (`ctx.tx`). */
+/**
+ * A write whose work is one transaction, run by its kind under the Idempotency-Key (`ctx.tx`).
+ * `alongsideClaim`: the use case's first read, sent with the key's claim (services/read-ahead.ts).
+ */
 export function transactionalWrite<I extends z.ZodType, O extends z.ZodType>(
   meta: StorefrontMeta,
   schemas: Schemas<I, O>,
   resolve: Resolver<TransactionalWrite, I, O>,
-  options: { withoutCredential?: (body: z.output<O>) => z.output<O> } = {},
+  options: { withoutCredential?: (body: z.output<O>) => z.output<O>; alongsideClaim?: (tx: Tx, input: z.output<I>) => void } = {},
 ) {
-  return writeProcedure(withKind(meta), schemas, { mode: "transaction", withoutCredential: options.withoutCredential as ((body: unknown) => unknown) | undefined }, resolve);
+  return writeProcedure(
+    withKind(meta),
+    schemas,
+    {
+      mode: "transaction",
+      // Both are called with this procedure's own answer and parsed input only.
+      withoutCredential: options.withoutCredential as ((body: unknown) => unknown) | undefined,
+      alongsideClaim: options.alongsideClaim as ((tx: Tx, input: unknown) => void) | undefined,
+    },
+    resolve,
+  );
 }
 
 /** A write that calls an outside service first and ends with one `ctx.commit(tx => ...)`. */
@@ -167,9 +192,21 @@ function requireCartMutation(meta: StorefrontMeta): Meta {
   return { ...meta, kind };
 }
 
-/** A cart mutation run in its kind's transaction: If-Match checked, `ctx.expectedRevision` and `ctx.tx` given. */
-export function cartMutation<I extends z.ZodType, O extends z.ZodType>(meta: StorefrontMeta, schemas: Schemas<I, O>, resolve: Resolver<CartMutationContext, I, O>) {
-  return writeProcedure(requireCartMutation(meta), schemas, { mode: "transaction" }, resolve);
+/** What every cart mutation's input names: the cart it changes. */
+type CartAddress = { locationId: string; cartId: string };
+
+/**
+ * A cart mutation run in its kind's transaction: If-Match checked, `ctx.expectedRevision` and `ctx.tx`
+ * given. Its cart (with location) is read with the key's claim, in one round trip (services/read-ahead.ts).
+ */
+export function cartMutation<I extends z.ZodType<CartAddress>, O extends z.ZodType>(meta: StorefrontMeta, schemas: Schemas<I, O>, resolve: Resolver<CartMutationContext, I, O>) {
+  return writeProcedure(requireCartMutation(meta), schemas, { mode: "transaction", alongsideClaim: readAddressedCartAhead }, resolve);
+}
+
+function readAddressedCartAhead(tx: Tx, input: unknown): void {
+  // The input has passed the schema, whose output the builder's type holds to a CartAddress.
+  const { locationId, cartId } = input as CartAddress;
+  cartReadAhead.send(tx, locationId, cartId);
 }
 
 /** A cart mutation that calls an outside service (the courier, the card processor) before its commit. */

@@ -1,11 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openCountingDatabase } from "../../bench/query-count";
+import { openCountingDatabase, type StatementCounts } from "../../bench/query-count";
 import type { DatabaseHandle } from "../../db/client";
 import { openPostgres } from "../../db/open";
 import { queryRows } from "../../db/rows";
 import { publish } from "../../server/catalog-admin/publish";
 import { chowderCup } from "../checkout-helpers";
+import { signIn, startCustomerCart } from "../customer-helpers";
 import { createTestApp, databaseUrlOf, HARBOR, idemKey, mutate, openTestDatabase, startCart, type CartHandle, type TestApp } from "../harness";
 
 /**
@@ -15,7 +16,7 @@ import { createTestApp, databaseUrlOf, HARBOR, idemKey, mutate, openTestDatabase
  */
 let app: TestApp;
 let database: DatabaseHandle;
-let statements: { count: number };
+let statements: StatementCounts;
 
 beforeAll(async () => {
   database = await openTestDatabase("postgres");
@@ -34,16 +35,16 @@ afterAll(async () => {
 
 const withInstructions = (specialInstructions: string) => ({ ...chowderCup, specialInstructions });
 
-async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statements: number }> {
-  const before = statements.count;
+async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statements: number; roundTrips: number }> {
+  const before = { ...statements };
   const result = await run();
-  return { result, statements: statements.count - before };
+  return { result, statements: statements.count - before.count, roundTrips: statements.roundTrips - before.roundTrips };
 }
 
 async function addLine(cart: CartHandle, instructions: string) {
-  const { result, statements: sent } = await counted(() => mutate(app, cart, "POST", "/items", withInstructions(instructions), { "Idempotency-Key": idemKey() }));
+  const { result, statements: sent, roundTrips } = await counted(() => mutate(app, cart, "POST", "/items", withInstructions(instructions), { "Idempotency-Key": idemKey() }));
   expect(result.status, result.text).toBe(200);
-  return { body: result.body as { items: { name: string; basePrice: string; specialInstructions: string }[] }, statements: sent };
+  return { body: result.body as { items: { name: string; basePrice: string; specialInstructions: string }[] }, statements: sent, roundTrips };
 }
 
 describe("add item", () => {
@@ -55,16 +56,23 @@ describe("add item", () => {
     expect(counts.slice(1)).toEqual(Array.from({ length: 24 }, () => 5));
   });
 
-  it("replays a retry in 3 statements: BEGIN, the key's claim that finds its record, COMMIT", async () => {
+  it("waits for Postgres 4 times: BEGIN, the key's claim with the cart read, the cart update with the answer, COMMIT", async () => {
+    const cart = await startCart(app);
+    await addLine(cart, "first");
+    const added = await addLine(cart, "second");
+    expect({ statements: added.statements, roundTrips: added.roundTrips }).toEqual({ statements: 5, roundTrips: 4 });
+  });
+
+  it("replays a retry in 3 round trips: BEGIN, the key's claim that finds its record (with the cart read, left unused), COMMIT", async () => {
     const cart = await startCart(app);
     const headers = { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": idemKey() };
     const path = `/locations/${cart.locationId}/carts/${cart.cartId}/items`;
     const first = await app.call("POST", path, { headers, body: chowderCup });
     expect(first.status, first.text).toBe(200);
-    const { result: replay, statements: sent } = await counted(() => app.call("POST", path, { headers, body: chowderCup }));
+    const { result: replay, statements: sent, roundTrips } = await counted(() => app.call("POST", path, { headers, body: chowderCup }));
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(replay.text).toBe(first.text);
-    expect(sent).toBe(3);
+    expect({ statements: sent, roundTrips }).toEqual({ statements: 4, roundTrips: 3 });
   });
 
   it("reads the product again after a publication, and prices the new line at the published price", async () => {
@@ -79,6 +87,32 @@ describe("add item", () => {
     expect(again.statements).toBe(5);
     const read = await app.call("GET", `/locations/${fresh.locationId}/carts/${fresh.cartId}`, { headers: { "X-Cart-Token": fresh.token } });
     expect(read.text).toContain('"7.77"');
+  });
+});
+
+describe("ordering session", () => {
+  it("sends 5 statements in 4 round trips: BEGIN, the key's claim with the location read, the cart insert with the answer, COMMIT", async () => {
+    await startCart(app);
+    const { result: cart, statements: sent, roundTrips } = await counted(() => startCart(app));
+    expect(cart.etag).toBe('"cart-0"');
+    expect({ statements: sent, roundTrips }).toEqual({ statements: 5, roundTrips: 4 });
+  });
+});
+
+describe("a signed-in customer's cart", () => {
+  it("is created and changed in 5 round trips for 6 statements, the location or cart read going with the key's claim", async () => {
+    const { token } = await signIn(app);
+    // The first of each prepares its statements on the connection (a round trip more for each).
+    const warm = await startCustomerCart(app, token);
+    expect((await mutate(app, warm, "POST", "/items", chowderCup)).status).toBe(200);
+    const created = await counted(() => startCustomerCart(app, token));
+    const added = await counted(() => mutate(app, created.result, "POST", "/items", chowderCup, { "Idempotency-Key": idemKey() }));
+    expect(added.result.status, added.result.text).toBe(200);
+    // BEGIN; the claim with the location (cart) read; the customer's session; the insert (update) with the answer; COMMIT.
+    expect([created, added].map(({ statements: sent, roundTrips }) => ({ sent, roundTrips }))).toEqual([
+      { sent: 6, roundTrips: 5 },
+      { sent: 6, roundTrips: 5 },
+    ]);
   });
 });
 
