@@ -9,6 +9,7 @@ import { middleware, procedure, type StorefrontMeta } from "./init";
 import { credentials, kindRules, type OperationKind } from "./operation-kinds";
 import { responseSchema } from "./response-validation";
 import { cartReadAhead } from "../services/cart-access";
+import { readSessionAhead } from "../services/customers/principal";
 
 /**
  * Procedures, one builder per way an operation runs. Each takes the operation's meta (its kind, from
@@ -120,7 +121,10 @@ function writeRules(options: WriteOptions) {
         ran = result;
         return outcomeOf(result.data);
       },
-      alongsideClaim && ((tx) => alongsideClaim(tx, input)),
+      (tx) => {
+        alongsideClaim?.(tx, input);
+        readSessionAhead(ctx, tx);
+      },
     );
     return ran ?? replay(outcome);
   });

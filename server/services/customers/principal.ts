@@ -3,7 +3,7 @@ import type { Executor } from "../../../db/client";
 import { customerSessions, customers } from "../../../db/schema";
 import { AppError } from "../../errors";
 import { bearerToken, readCustomerToken, type CustomerTokenClaims } from "../../security/customer-token";
-import type { RequestContext } from "../../app/request-context";
+import type { PresentedCredential, RequestContext } from "../../app/request-context";
 
 export type CustomerRow = typeof customers.$inferSelect;
 
@@ -17,8 +17,10 @@ export type CustomerPrincipal = {
 };
 
 // Per request, so the token is decrypted and the session read at most once however many checks ask.
-const claimsByRequest = new WeakMap<RequestContext, Promise<CustomerTokenClaims | undefined>>();
-const principalByRequest = new WeakMap<RequestContext, Promise<CustomerPrincipal>>();
+// Keyed by the request's credential object: tRPC hands each middleware and the resolver a copy of the
+// context, while the credential the kind presented (server/trpc/procedures.ts) is the same object in all.
+const claimsByRequest = new WeakMap<PresentedCredential, Promise<CustomerTokenClaims | undefined>>();
+const principalByRequest = new WeakMap<PresentedCredential, Promise<CustomerPrincipal>>();
 
 /**
  * The claims of the request's bearer token when it is a customer token this service minted and it
@@ -26,11 +28,11 @@ const principalByRequest = new WeakMap<RequestContext, Promise<CustomerPrincipal
  * it: a logged-out customer's retry must still replay its stored logout.
  */
 export function bearerClaims(ctx: RequestContext): Promise<CustomerTokenClaims | undefined> {
-  let claims = claimsByRequest.get(ctx);
+  let claims = claimsByRequest.get(ctx.credential);
   if (!claims) {
     const token = bearerToken(ctx.credential.bearer);
     claims = token ? readCustomerToken(ctx.deps.env.secret, token, ctx.deps.now()) : Promise.resolve(undefined);
-    claimsByRequest.set(ctx, claims);
+    claimsByRequest.set(ctx.credential, claims);
   }
   return claims;
 }
@@ -42,12 +44,23 @@ export function bearerClaims(ctx: RequestContext): Promise<CustomerTokenClaims |
  * one (PGlite has one connection).
  */
 export function authenticateCustomer(ctx: RequestContext, db: Executor = ctx.deps.database.db): Promise<CustomerPrincipal> {
-  let principal = principalByRequest.get(ctx);
+  let principal = principalByRequest.get(ctx.credential);
   if (!principal) {
     principal = resolvePrincipal(ctx, db);
-    principalByRequest.set(ctx, principal);
+    principalByRequest.set(ctx.credential, principal);
   }
   return principal;
+}
+
+/**
+ * Sends the session read of a request whose credential is the customer's bearer token (no cart token
+ * beside it, which would win: server/services/cart-access.ts) in this transaction now, for
+ * `authenticateCustomer` to find: a write's kind sends it with the Idempotency-Key's claim, in the
+ * same round trip. Its refusal (401) surfaces only where the use case asks; a replay never does.
+ */
+export function readSessionAhead(ctx: RequestContext, tx: Executor): void {
+  if (!ctx.credential.bearer || ctx.credential.cartToken) return;
+  authenticateCustomer(ctx, tx).catch(() => undefined);
 }
 
 async function resolvePrincipal(ctx: RequestContext, db: Executor): Promise<CustomerPrincipal> {
