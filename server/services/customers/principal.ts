@@ -16,11 +16,15 @@ export type CustomerPrincipal = {
   customer: CustomerRow;
 };
 
-// Per request, so the token is decrypted and the session read at most once however many checks ask.
-// Keyed by the request's credential object: tRPC hands each middleware and the resolver a copy of the
-// context, while the credential the kind presented (server/trpc/procedures.ts) is the same object in all.
+// Per request, so the token is decrypted at most once, and the session read at most once per
+// transaction (or once outside any), however many checks ask. Keyed by the request's credential
+// object: tRPC hands each middleware and the resolver a copy of the context, while the credential the
+// kind presented (server/trpc/procedures.ts) is the same object in all. The session is read again in
+// another transaction: a write that calls an outside service between its checks and its transaction
+// checks the session again in that transaction (../cart-preflight.ts), where a logout that committed
+// meanwhile must stop it.
 const claimsByRequest = new WeakMap<PresentedCredential, Promise<CustomerTokenClaims | undefined>>();
-const principalByRequest = new WeakMap<PresentedCredential, Promise<CustomerPrincipal>>();
+const principalByRequest = new WeakMap<PresentedCredential, WeakMap<Executor, Promise<CustomerPrincipal>>>();
 
 /**
  * The claims of the request's bearer token when it is a customer token this service minted and it
@@ -44,10 +48,15 @@ export function bearerClaims(ctx: RequestContext): Promise<CustomerTokenClaims |
  * one (PGlite has one connection).
  */
 export function authenticateCustomer(ctx: RequestContext, db: Executor = ctx.deps.database.db): Promise<CustomerPrincipal> {
-  let principal = principalByRequest.get(ctx.credential);
+  let byExecutor = principalByRequest.get(ctx.credential);
+  if (!byExecutor) {
+    byExecutor = new WeakMap();
+    principalByRequest.set(ctx.credential, byExecutor);
+  }
+  let principal = byExecutor.get(db);
   if (!principal) {
     principal = resolvePrincipal(ctx, db);
-    principalByRequest.set(ctx.credential, principal);
+    byExecutor.set(db, principal);
   }
   return principal;
 }
