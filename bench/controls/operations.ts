@@ -1,3 +1,4 @@
+import type { Tx } from "../../db/client";
 import type { AppDeps } from "../../server/app/deps";
 import type { FulfilmentMethod } from "../../server/domain/catalog-types";
 import { parseIfMatch } from "../../server/domain/etag";
@@ -7,7 +8,10 @@ import { newRequestId } from "../../server/http/request-id";
 import { addItem, type AddItemInput } from "../../server/services/cart-operations";
 import { getMenus } from "../../server/services/catalog";
 import { createOrderingSession, getCart } from "../../server/services/carts";
+import { cartReadAhead } from "../../server/services/cart-access";
+import { readSessionAhead } from "../../server/services/customers/principal";
 import { idempotentRequest, runIdempotent } from "../../server/services/idempotency";
+import { locationReadAhead } from "../../server/services/locations";
 import type { CartMutationContext, TransactionalWrite } from "../../server/services/operation-context";
 import { createRequestContext, type RequestContext } from "../../server/app/request-context";
 
@@ -40,16 +44,34 @@ type Operation = { method: "GET" | "POST"; run: (ctx: RequestContext, query: URL
 
 /**
  * A write as its operation's kind runs it (server/trpc/procedures.ts), without tRPC: the
- * Idempotency-Key's transaction around the use case, the answer stored with it.
+ * Idempotency-Key's transaction around the use case, with the use case's first read (and the
+ * customer's session, when that is the credential) sent with the key's claim, and the answer stored
+ * with it.
  */
-async function underKey<T>(ctx: RequestContext, operation: string, input: unknown, status: number, write: (ctx: TransactionalWrite) => Promise<T>): Promise<T> {
+async function underKey<T>(
+  ctx: RequestContext,
+  operation: string,
+  input: unknown,
+  status: number,
+  firstRead: (tx: Tx) => void,
+  write: (ctx: TransactionalWrite) => Promise<T>,
+): Promise<T> {
   const parsed = parseIfMatch(ctx.header("if-match"));
   const expectedRevision = parsed.kind === "revision" ? parsed.revision : undefined;
   const request = await idempotentRequest(ctx, { operation, input, key: ctx.header("idempotency-key"), ifMatch: ctx.header("if-match") });
-  const outcome = await runIdempotent(ctx.deps, request, async (tx) => {
-    const body = await write({ ...ctx, tx, expectedRevision });
-    return { body, status, headers: { ...ctx.response.headers } };
-  });
+  const alongsideClaim = (tx: Tx) => {
+    firstRead(tx);
+    readSessionAhead(ctx, tx);
+  };
+  const outcome = await runIdempotent(
+    ctx.deps,
+    request,
+    async (tx) => {
+      const body = await write({ ...ctx, tx, expectedRevision });
+      return { body, status, headers: { ...ctx.response.headers } };
+    },
+    alongsideClaim,
+  );
   ctx.response.status = outcome.status;
   Object.assign(ctx.response.headers, outcome.headers);
   return outcome.body;
@@ -68,7 +90,8 @@ const operations: Record<string, Operation> = {
     method: "POST",
     run: (ctx, query, body) => {
       const input = { locationId: query.get("locationId") ?? "", fulfillmentMethod: body.fulfillmentMethod as FulfilmentMethod };
-      return underKey(ctx, "carts.createOrderingSession", input, 201, (write) => createOrderingSession(write, input));
+      const locationRead = (tx: Tx) => locationReadAhead.send(tx, input.locationId);
+      return underKey(ctx, "carts.createOrderingSession", input, 201, locationRead, (write) => createOrderingSession(write, input));
     },
   },
   "add-item": {
@@ -82,7 +105,8 @@ const operations: Record<string, Operation> = {
         itemUnavailableAction: "remove_item",
         specialInstructions: body.specialInstructions as string | undefined,
       };
-      return underKey(ctx, "carts.addItem", { ...ids, ...item }, 200, (write) => addItem(cartMutationContext(write), ids, item));
+      const cartRead = (tx: Tx) => cartReadAhead.send(tx, ids.locationId, ids.cartId);
+      return underKey(ctx, "carts.addItem", { ...ids, ...item }, 200, cartRead, (write) => addItem(cartMutationContext(write), ids, item));
     },
   },
   cart: { method: "GET", run: (ctx, query) => getCart(ctx, { locationId: query.get("locationId") ?? "", cartId: query.get("cartId") ?? "" }) },

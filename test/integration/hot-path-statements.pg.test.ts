@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runControlOperation } from "../../bench/controls/operations";
 import { openCountingDatabase, type StatementCounts } from "../../bench/query-count";
 import type { DatabaseHandle } from "../../db/client";
 import { openPostgres } from "../../db/open";
@@ -112,6 +113,33 @@ describe("a signed-in customer's cart", () => {
     expect([created, added].map(({ statements: sent, roundTrips }) => ({ sent, roundTrips }))).toEqual([
       { sent: 6, roundTrips: 4 },
       { sent: 6, roundTrips: 4 },
+    ]);
+  });
+});
+
+describe("the bench's controls (bench/controls/operations.ts)", () => {
+  it("send add item's and the ordering session's statements in as many round trips as the REST operations", async () => {
+    const cart = await startCart(app);
+    await addLine(cart, "warm-up");
+    const control = (operation: string, query: Record<string, string>, headers: Record<string, string>, body: unknown) =>
+      counted(() =>
+        runControlOperation(app.deps, {
+          method: "POST",
+          operation,
+          query: new URLSearchParams(query),
+          headers: new Headers({ "idempotency-key": idemKey(), ...headers }),
+          bodyText: JSON.stringify(body),
+          clientIp: "127.0.0.1",
+          origin: "http://127.0.0.1",
+        }),
+      );
+    const added = await control("add-item", { locationId: cart.locationId, cartId: cart.cartId }, { "x-cart-token": cart.token, "if-match": '"cart-1"' }, withInstructions("control"));
+    expect(added.result.status, added.result.body).toBe(200);
+    const session = await control("ordering-session", { locationId: cart.locationId }, {}, { fulfillmentMethod: "takeout" });
+    expect(session.result.status, session.result.body).toBe(201);
+    expect([added, session].map(({ statements: sent, roundTrips }) => ({ sent, roundTrips }))).toEqual([
+      { sent: 5, roundTrips: 4 },
+      { sent: 5, roundTrips: 4 },
     ]);
   });
 });
