@@ -6,8 +6,8 @@ import type { Executor } from "../../db/client";
  * (server/services/idempotency.ts, `alongsideClaim`). Postgres runs them in the order sent, so the
  * read sees what it would have seen right after the claim.
  *
- * `send` starts the read in a transaction; `read` with the same arguments in that transaction takes
- * it, once (a second read reads again), and with other arguments or elsewhere reads as usual. A
+ * `send` starts the read in a transaction; the transaction's next `read` takes it if its arguments
+ * are the same, once (any later read reads again); with other arguments, or elsewhere, it reads. A
  * read sent and never taken (a replay, a key still in use) is dropped: its failure is not the
  * request's, so it is caught here.
  */
@@ -26,8 +26,9 @@ export function readAhead<Args extends readonly string[], T>(read: (db: Executor
     },
     read(db, ...args) {
       const ahead = sent.get(db);
-      if (!ahead || ahead.args.some((value, index) => value !== args[index])) return read(db, ...args);
+      // The first read in the transaction decides: a later one may follow a write the sent read predates.
       sent.delete(db);
+      if (!ahead || ahead.args.some((value, index) => value !== args[index])) return read(db, ...args);
       return ahead.result;
     },
   };
