@@ -19,6 +19,12 @@ export type FaultProxy = {
   readonly openConnections: number;
   /** Connections accepted since start (also the reset ones). */
   readonly acceptedConnections: number;
+  /**
+   * Chunks received from clients since start. A client that waits for each answer before it writes
+   * again (a Postgres client between round trips) sends each of its writes as one chunk when it is
+   * small (loopback segments hold 64 KB): one chunk, one round trip.
+   */
+  readonly chunksFromClients: number;
   pause(): void;
   refuse(): void;
   cutExisting(): void;
@@ -66,6 +72,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   let mode: Mode = "pass";
   let delayMs = 0;
   let accepted = 0;
+  let chunksFromClients = 0;
   let released: () => void = () => undefined;
   let unpaused: Promise<void> = Promise.resolve();
   const pairs = new Set<[Socket, Socket]>();
@@ -83,7 +90,10 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     pairs.add(pair);
     const toUpstream = new Lane(upstream, gate, () => delayMs);
     const toClient = new Lane(client, gate, () => delayMs);
-    client.on("data", (chunk: Buffer) => toUpstream.push(chunk));
+    client.on("data", (chunk: Buffer) => {
+      chunksFromClients += 1;
+      toUpstream.push(chunk);
+    });
     upstream.on("data", (chunk: Buffer) => toClient.push(chunk));
     const teardown = () => {
       pairs.delete(pair);
@@ -124,6 +134,9 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     },
     get acceptedConnections() {
       return accepted;
+    },
+    get chunksFromClients() {
+      return chunksFromClients;
     },
     pause() {
       if (mode === "paused") return;
