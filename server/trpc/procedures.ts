@@ -106,7 +106,14 @@ function writeRules(options: WriteOptions) {
         if (outcome.replayed) answer(ctx, outcome);
         return outcome.body as Awaited<ReturnType<typeof execute>>;
       };
-      return proceed({ kind: "commit", commit });
+      const result = await proceed({ kind: "commit", commit });
+      if (result.ok) return result;
+      // The use case's checks ran outside any transaction, after the lookup above: an identical request
+      // that stored its outcome in between is replayed, as it would have been before the checks.
+      const storedSince = await storedOutcome(ctx.deps, request);
+      if (!storedSince) return result;
+      ctx.response.headers = {};
+      return replay(storedSince);
     }
 
     let ran: Awaited<ReturnType<typeof proceed>> | undefined;
