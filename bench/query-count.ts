@@ -61,7 +61,8 @@ export async function openCountingDatabase(url: string): Promise<{ handle: Datab
  * postgres.js's `socket` option (its README, "Custom socket"; missing from its type declarations):
  * the connection's socket, whose writes are counted. The driver gathers the statements issued before
  * its next turn of the event loop into one write and then waits for their answers, so each write is
- * one round trip.
+ * one round trip. (It writes at once when a batch passes 1 KB: a larger batch would count twice. The
+ * hot path's batches are smaller; test/integration/hot-path-statements.pg.test.ts pins their counts.)
  */
 function countingSocket(onWrite: () => void): { socket: (options: { host: string[]; port: number[] }) => Promise<Socket> } {
   return { socket: async ({ host, port }) => countingWrites(await connected(host[0] ?? "127.0.0.1", port[0] ?? 5432), onWrite) };
