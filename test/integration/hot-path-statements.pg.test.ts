@@ -42,6 +42,9 @@ async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statement
   return { result, statements: statements.count - before.count, roundTrips: statements.roundTrips - before.roundTrips };
 }
 
+/** What a counted request cost: statements sent, and round trips. */
+const costOf = ({ statements: sent, roundTrips }: { statements: number; roundTrips: number }) => ({ sent, roundTrips });
+
 async function addLine(cart: CartHandle, instructions: string) {
   const { result, statements: sent, roundTrips } = await counted(() => mutate(app, cart, "POST", "/items", withInstructions(instructions), { "Idempotency-Key": idemKey() }));
   expect(result.status, result.text).toBe(200);
@@ -110,7 +113,7 @@ describe("a signed-in customer's cart", () => {
     const added = await counted(() => mutate(app, created.result, "POST", "/items", chowderCup, { "Idempotency-Key": idemKey() }));
     expect(added.result.status, added.result.text).toBe(200);
     // BEGIN; the claim with the location (cart) read and the customer's session; the insert (update) with the answer; COMMIT.
-    expect([created, added].map(({ statements: sent, roundTrips }) => ({ sent, roundTrips }))).toEqual([
+    expect([created, added].map(costOf)).toEqual([
       { sent: 6, roundTrips: 4 },
       { sent: 6, roundTrips: 4 },
     ]);
@@ -137,7 +140,7 @@ describe("the bench's controls (bench/controls/operations.ts)", () => {
     expect(added.result.status, added.result.body).toBe(200);
     const session = await control("ordering-session", { locationId: cart.locationId }, {}, { fulfillmentMethod: "takeout" });
     expect(session.result.status, session.result.body).toBe(201);
-    expect([added, session].map(({ statements: sent, roundTrips }) => ({ sent, roundTrips }))).toEqual([
+    expect([added, session].map(costOf)).toEqual([
       { sent: 5, roundTrips: 4 },
       { sent: 5, roundTrips: 4 },
     ]);
