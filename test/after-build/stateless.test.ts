@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { awayFromWindowEdge } from "../rate-limit-window";
 import { ADMIN_URL, databaseUrl } from "../postgres-template";
 import { recordSecret, recordSecretHeaders, recordSecretsIn } from "../secrets";
 import { startServer, waitUntilReady, type Server } from "./servers";
@@ -113,9 +114,7 @@ describe("two instances, one Postgres, one Redis", () => {
   });
 
   it("shares one rate-limit count: requests split across A and B hit 429 together, whatever address headers a client sends", async () => {
-    const windowMs = WINDOW_SECONDS * 1000;
-    const left = windowMs - (Date.now() % windowMs);
-    if (left < 10_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
+    await awayFromWindowEdge(WINDOW_SECONDS, 10_000);
 
     const path = `/locations/${HARBOR}/menus`;
     const spoofs: Record<string, string>[] = [{}, { "X-Forwarded-For": "198.51.100.1" }, { "X-Storefront-Peer-Address": "198.51.100.2", "X-Real-IP": "198.51.100.3" }];

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { awayFromWindowEdge } from "../rate-limit-window";
 import type { DatabaseHandle } from "../../db/client";
 import { openPostgres } from "../../db/open";
 import { createTestApp, HARBOR, idemKey, openTestDatabase, type TestApp } from "../harness";
@@ -79,6 +80,7 @@ describe("rate limit over HTTP", () => {
   });
 
   it("counts per client address and answers 429 RATE_LIMITED with Retry-After past the limit", async () => {
+    await awayFromWindowEdge(600);
     const path = `/locations/${HARBOR.locationId}/gratuity`;
     const remaining: string[] = [];
     for (let index = 0; index < 3; index += 1) remaining.push((await app.call("GET", path, { ip: "198.51.100.7" })).headers.get("x-ratelimit-remaining") ?? "");

@@ -1,6 +1,7 @@
 import { advanceClock, cartRowOf } from "../checkout-helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { awayFromWindowEdge } from "../rate-limit-window";
 import { idempotencyRecords, orders, paymentSessions } from "../../db/schema";
 import type { CatalogRevalidation } from "../../server/domain/revalidation";
 import type { PaymentIntentLedger } from "../../server/integrations/payments/ledger";
@@ -93,6 +94,7 @@ describe("GET /api/jobs/{name}", () => {
   it("failed attempts count against the caller's rate limit: guessing ends in 429", async () => {
     const limited = await createTestApp({ database: app.deps.database, env: { CRON_SECRET, RATE_LIMIT_MAX: "2" } });
     try {
+      await awayFromWindowEdge(limited.deps.env.RATE_LIMIT_WINDOW_SECONDS);
       const statuses = [];
       for (let i = 0; i < 3; i += 1) statuses.push((await callRoute(limited, "expire-carts", { Authorization: `Bearer guess-${i}` })).status);
       expect(statuses).toEqual([401, 401, 429]);

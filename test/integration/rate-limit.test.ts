@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { awayFromWindowEdge } from "../rate-limit-window";
 import type { AppDeps } from "../../server/app/deps";
 import { parseEnv } from "../../server/env";
 import { AppError } from "../../server/errors";
@@ -36,12 +37,6 @@ async function bridge(options: { delayMs?: number } = {}): Promise<UpstashBridge
   return started;
 }
 
-/** Fixed windows are aligned to the epoch: keep a test's calls inside one window. */
-async function awayFromWindowEdge(windowSeconds = WINDOW_SECONDS): Promise<void> {
-  const windowMs = windowSeconds * 1000;
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < 3000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-}
 
 async function checks(limiter: RateLimiter, identifier: string, count: number): Promise<RateLimitDecision[]> {
   const decisions: RateLimitDecision[] = [];
@@ -131,14 +126,14 @@ describe("plain Redis (REDIS_URL)", () => {
   });
 
   it("allows 3 then limits, counting remaining down 2, 1, 0 (from the very first call)", async () => {
-    await awayFromWindowEdge();
+    await awayFromWindowEdge(WINDOW_SECONDS);
     const startedAt = Date.now();
     const limiter = await limiterFrom({ REDIS_URL });
     expectMaxThree(await checks(limiter, unique("redis"), 5), startedAt);
   });
 
   it("shares one count between two instances", async () => {
-    await awayFromWindowEdge();
+    await awayFromWindowEdge(WINDOW_SECONDS);
     const [first, second] = [await limiterFrom({ REDIS_URL }), await limiterFrom({ REDIS_URL })];
     const identifier = unique("shared");
     const decisions = [await first.check(identifier), await second.check(identifier), await first.check(identifier), await second.check(identifier)];
@@ -152,7 +147,7 @@ describe("plain Redis (REDIS_URL)", () => {
   });
 
   it("recovers after the server forgets its scripts (SCRIPT FLUSH -> NOSCRIPT -> EVAL)", async () => {
-    await awayFromWindowEdge();
+    await awayFromWindowEdge(WINDOW_SECONDS);
     const limiter = await limiterFrom({ REDIS_URL });
     const identifier = unique("noscript");
     expect(counted(await limiter.check(identifier))).toMatchObject({ kind: "allowed", remaining: 2 });
@@ -207,7 +202,7 @@ describe("Upstash REST (through the local bridge)", () => {
   });
 
   it("allows 3 then limits with UPSTASH_REDIS_REST_URL / _TOKEN; single calls arrive auto-pipelined", async () => {
-    await awayFromWindowEdge();
+    await awayFromWindowEdge(WINDOW_SECONDS);
     const startedAt = Date.now();
     const limiter = await limiterFrom({ UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token });
     expect(limiter.name).toBe("upstash");
@@ -220,7 +215,7 @@ describe("Upstash REST (through the local bridge)", () => {
   });
 
   it("works with Vercel's KV_REST_API_URL / KV_REST_API_TOKEN names, sharing the count with Redis users", async () => {
-    await awayFromWindowEdge();
+    await awayFromWindowEdge(WINDOW_SECONDS);
     const startedAt = Date.now();
     const limiter = await limiterFrom({ KV_REST_API_URL: upstash.url, KV_REST_API_TOKEN: upstash.token });
     expect(limiter.name).toBe("upstash");
@@ -235,7 +230,7 @@ describe("Upstash REST (through the local bridge)", () => {
   });
 
   it("recovers from NOSCRIPT through the REST client as well", async () => {
-    await awayFromWindowEdge();
+    await awayFromWindowEdge(WINDOW_SECONDS);
     const limiter = await limiterFrom({ UPSTASH_REDIS_REST_URL: upstash.url, UPSTASH_REDIS_REST_TOKEN: upstash.token });
     const identifier = unique("upstash-noscript");
     expect(counted(await limiter.check(identifier))).toMatchObject({ remaining: 2 });
@@ -278,7 +273,7 @@ describe("store down or slow", () => {
 
     // Once the store is fast again, the same instance counts normally.
     slow.setDelay(0);
-    await awayFromWindowEdge();
+    await awayFromWindowEdge(WINDOW_SECONDS);
     expect(counted(await limiter.check(unique("fast-again")))).toMatchObject({ kind: "allowed", remaining: 2 });
   });
 });
@@ -344,7 +339,7 @@ describe("HTTP policy (applyRateLimit)", () => {
   });
 
   it("limited through real Redis: Retry-After >= 1 and a seconds-scale reset within the window", async () => {
-    await awayFromWindowEdge();
+    await awayFromWindowEdge(WINDOW_SECONDS);
     const limiter = await limiterFrom({ REDIS_URL, RATE_LIMIT_MAX: "1" });
     const ip = `198.51.100.${randomBytes(1)[0]}-${randomBytes(4).toString("hex")}`;
     expect((await applyRateLimit(deps(limiter), ip)).error).toBeUndefined();

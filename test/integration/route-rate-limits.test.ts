@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { awayFromWindowEdge } from "../rate-limit-window";
 import { PEER_ADDRESS_HEADER } from "../../server/http/client-ip";
 import { createTestApp, type TestApp } from "../harness";
 
@@ -9,9 +10,10 @@ import { createTestApp, type TestApp } from "../harness";
  */
 let app: TestApp;
 beforeAll(async () => {
-  // A day-long window: the counts below never straddle a window boundary, where the sliding window's weighting would blur them.
   app = await createTestApp({ env: { RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_SECONDS: "86400", CRON_SECRET: "c".repeat(40) } });
 });
+// A day-long window, and each test's counts kept clear of its edge (at midnight UTC).
+beforeEach(() => awayFromWindowEdge(86_400));
 afterAll(async () => {
   await app.close();
 });
