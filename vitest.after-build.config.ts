@@ -35,6 +35,8 @@ export const productionBuildFiles = [
   "test/integration/prefix-fuzz.test.ts",
   "test/integration/closed-location.test.ts",
   "test/integration/idempotency-scope.test.ts",
+  "test/integration/answer-with-commit.test.ts",
+  "test/integration/compare-and-set-lost.pg.test.ts",
   "test/integration/fuzz.test.ts",
 ];
 

@@ -59,13 +59,14 @@ export async function openCountingDatabase(url: string): Promise<{ handle: Datab
 
 /**
  * postgres.js's `socket` option (its README, "Custom socket"; missing from its type declarations):
- * the connection's socket, whose writes are counted. The driver gathers the statements issued before
- * its next turn of the event loop into one write and then waits for their answers, so each write is
- * one round trip. (It writes at once when a batch passes 1 KB: a larger batch would count twice. The
- * hot path's batches are smaller; test/integration/hot-path-statements.pg.test.ts pins their counts.)
+ * the connection's socket, whose round trips are counted. The driver gathers the statements issued
+ * before its next turn of the event loop into one write (or writes at once when a batch passes 1 KB,
+ * and the rest of the batch a moment later), then waits for their answers. A round trip is therefore
+ * a write after the server last answered: the writes the driver makes before any answer comes back
+ * are one round trip however many they are.
  */
-function countingSocket(onWrite: () => void): { socket: (options: { host: string[]; port: number[] }) => Promise<Socket> } {
-  return { socket: async ({ host, port }) => countingWrites(await connected(host[0] ?? "127.0.0.1", port[0] ?? 5432), onWrite) };
+function countingSocket(onRoundTrip: () => void): { socket: (options: { host: string[]; port: number[] }) => Promise<Socket> } {
+  return { socket: async ({ host, port }) => countingRoundTrips(await connected(host[0] ?? "127.0.0.1", port[0] ?? 5432), onRoundTrip) };
 }
 
 function connected(host: string, port: number): Promise<Socket> {
@@ -78,11 +79,18 @@ function connected(host: string, port: number): Promise<Socket> {
   });
 }
 
-function countingWrites(socket: Socket, onWrite: () => void): Socket {
+function countingRoundTrips(socket: Socket, onRoundTrip: () => void): Socket {
   const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+  let answered = true;
+  socket.on("data", () => (answered = true));
   // An own property of this socket object, which this module made: counts, then writes as before.
   // (Node itself replaces it with an erroring write once the other side has closed.)
-  Object.defineProperty(socket, "write", { value: (...args: unknown[]) => (onWrite(), write(...args)), writable: true, configurable: true });
+  const counted = (...args: unknown[]) => {
+    if (answered) onRoundTrip();
+    answered = false;
+    return write(...args);
+  };
+  Object.defineProperty(socket, "write", { value: counted, writable: true, configurable: true });
   return socket;
 }
 

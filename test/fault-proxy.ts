@@ -20,11 +20,11 @@ export type FaultProxy = {
   /** Connections accepted since start (also the reset ones). */
   readonly acceptedConnections: number;
   /**
-   * Chunks received from clients since start. A client that waits for each answer before it writes
-   * again (a Postgres client between round trips) sends each of its writes as one chunk when it is
-   * small (loopback segments hold 64 KB): one chunk, one round trip.
+   * Round trips clients made since start: the chunks a client sent after its server last answered
+   * it (or first on its connection). What a Postgres client writes before an answer comes back, in
+   * one chunk or several, is one round trip: it has not waited in between.
    */
-  readonly chunksFromClients: number;
+  readonly roundTripsFromClients: number;
   pause(): void;
   refuse(): void;
   cutExisting(): void;
@@ -72,7 +72,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   let mode: Mode = "pass";
   let delayMs = 0;
   let accepted = 0;
-  let chunksFromClients = 0;
+  let roundTripsFromClients = 0;
   let released: () => void = () => undefined;
   let unpaused: Promise<void> = Promise.resolve();
   const pairs = new Set<[Socket, Socket]>();
@@ -90,11 +90,16 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     pairs.add(pair);
     const toUpstream = new Lane(upstream, gate, () => delayMs);
     const toClient = new Lane(client, gate, () => delayMs);
+    let answered = true;
     client.on("data", (chunk: Buffer) => {
-      chunksFromClients += 1;
+      if (answered) roundTripsFromClients += 1;
+      answered = false;
       toUpstream.push(chunk);
     });
-    upstream.on("data", (chunk: Buffer) => toClient.push(chunk));
+    upstream.on("data", (chunk: Buffer) => {
+      answered = true;
+      toClient.push(chunk);
+    });
     const teardown = () => {
       pairs.delete(pair);
       client.destroy();
@@ -135,8 +140,8 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     get acceptedConnections() {
       return accepted;
     },
-    get chunksFromClients() {
-      return chunksFromClients;
+    get roundTripsFromClients() {
+      return roundTripsFromClients;
     },
     pause() {
       if (mode === "paused") return;

@@ -144,8 +144,8 @@ export async function mutateCart(
   await lastWrite(
     tx,
     sql`update carts set ${setClause(carts, written)} where id = ${cart.id} and revision = ${expectedRevision} and status = 'OPEN' returning 1`,
-    async () => {
-      const [latest] = await tx.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));
+    async (executor) => {
+      const [latest] = await executor.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));
       throw conflict(latest?.revision ?? cart.revision);
     },
   );

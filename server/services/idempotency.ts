@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
 import { sql, type SQL } from "drizzle-orm";
 import type { Executor, Tx } from "../../db/client";
+import { sendBeforeCommit, type Settled } from "../../db/last-statement";
 import { queryRows } from "../../db/rows";
 import { setClause } from "../../db/write-clauses";
 import { idempotencyRecords } from "../../db/schema";
@@ -117,6 +118,8 @@ function replayOf<T>(deps: AppDeps, request: IdempotentRequest, record: StoredRe
  * The first request of a key costs two statements: the claim, then the answer written over it, which
  * carries the use case's last statement when it hands one over (`lastWrite`). `alongsideClaim` sends
  * the write's first read with the claim, before its outcome is known (a cart mutation's cart read).
+ * The answer's statement and the COMMIT go to Postgres together (db/last-statement.ts): a write whose
+ * answer was not stored cannot commit (migration 0005), so the COMMIT need not wait for it.
  */
 export async function runIdempotent<T>(
   deps: AppDeps,
@@ -126,43 +129,65 @@ export async function runIdempotent<T>(
 ): Promise<Outcome<T> & { replayed: boolean }> {
   const { env, database, now } = deps;
   const { scope, key } = request;
-  return database.db.transaction(async (tx) => {
-    const current = now();
-    const claiming = claimKey(tx, request, current, new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000));
-    // Sent now, the write's first read goes to Postgres in the same round trip as the claim (the
-    // driver pipelines a transaction's statements), and runs after it; a replay leaves it unread.
-    alongsideClaim?.(tx);
-    const claim = await claiming;
-    if (claim.state === "taken") {
-      // Only a committed record can be in the way: whoever wrote it held the key's lock until its commit.
-      // The claim's own snapshot may predate that commit; then it is read again.
-      const existing = claim.record ?? (await liveRecord(tx, scope, key, current));
-      if (existing) return { ...replayOf<T>(deps, request, existing), replayed: true };
+  let answerWrite: { sent: { result: Promise<Settled<unknown>> }; onNoRow: LastWrite["onNoRow"] | undefined } | undefined;
+  const ended = await database.db
+    .transaction(async (tx): Promise<Outcome<T> & { replayed: boolean }> => {
+      const current = now();
+      const claiming = claimKey(tx, request, current, new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000));
+      // Sent now, the write's first read goes to Postgres in the same round trip as the claim (the
+      // driver pipelines a transaction's statements), and runs after it; a replay leaves it unread.
+      alongsideClaim?.(tx);
+      const claim = await claiming;
+      if (claim.state === "taken") {
+        // Only a committed record can be in the way: whoever wrote it held the key's lock until its commit.
+        // The claim's own snapshot may predate that commit; then it is read again.
+        const existing = claim.record ?? (await liveRecord(tx, scope, key, current));
+        if (existing) return { ...replayOf<T>(deps, request, existing), replayed: true };
+      }
+      if (claim.state !== "claimed") {
+        throw new AppError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry shortly", {
+          headers: { "Retry-After": "1" },
+        });
+      }
+      lastWrites.set(tx, undefined);
+      const outcome = await execute(tx);
+      const stored = request.withoutCredential && isAnonymousScope(scope) ? request.withoutCredential(outcome.body) : outcome.body;
+      const answer = { statusCode: outcome.status, responseSealed: packAnswer(sealKey(env.secret), stored), responseHeaders: outcome.headers };
+      const last = lastWrites.get(tx);
+      lastWrites.delete(tx);
+      const storeAnswer = sql`update idempotency_records set ${setClause(idempotencyRecords, answer)} where scope = ${scope} and key = ${key}`;
+      // The answer is stored only if the use case's last statement wrote its row; if not, the record
+      // keeps no answer and migration 0005's check refuses the COMMIT: nothing of the write is kept.
+      const statement = last
+        ? sql`with last_write as (${last.statement}) ${storeAnswer} and exists (select 1 from last_write) returning 1`
+        : sql`${storeAnswer} returning 1`;
+      // The COMMIT goes to Postgres with this statement, in one round trip; its result is read below.
+      answerWrite = { sent: await sendBeforeCommit(tx, statement), onNoRow: last?.onNoRow };
+      return { ...outcome, replayed: false };
+    })
+    .then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
+  if (answerWrite) {
+    const written = await answerWrite.sent.result;
+    // A failed statement aborted the transaction, and the COMMIT after it rolled the whole write back.
+    if ("error" in written) throw written.error;
+    if (written.rows.length === 0) {
+      if (answerWrite.onNoRow) await answerWrite.onNoRow(database.db);
+      throw new Error("the write's answer was not stored: its record was not found");
     }
-    if (claim.state !== "claimed") {
-      throw new AppError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry shortly", {
-        headers: { "Retry-After": "1" },
-      });
-    }
-    lastWrites.set(tx, undefined);
-    const outcome = await execute(tx);
-    const stored = request.withoutCredential && isAnonymousScope(scope) ? request.withoutCredential(outcome.body) : outcome.body;
-    const answer = { statusCode: outcome.status, responseSealed: packAnswer(sealKey(env.secret), stored), responseHeaders: outcome.headers };
-    const storeAnswer = sql`update idempotency_records set ${setClause(idempotencyRecords, answer)} where scope = ${scope} and key = ${key}`;
-    const last = lastWrites.get(tx);
-    lastWrites.delete(tx);
-    if (!last) {
-      await queryRows(tx, storeAnswer);
-    } else {
-      const [sent] = await queryRows<{ written: number }>(tx, sql`with last_write as (${last.statement}) ${storeAnswer} returning (select count(*) from last_write)::int as written`);
-      if (!sent?.written) await last.onNoRow();
-    }
-    return { ...outcome, replayed: false };
-  });
+  }
+  if ("error" in ended) throw ended.error;
+  return ended.value;
 }
 
-/** A use case's last statement, held back to go with the stored answer. */
-type LastWrite = { statement: SQL; onNoRow: () => Promise<never> };
+/**
+ * A use case's last statement, held back to go with the stored answer. `onNoRow` explains a
+ * statement that changed nothing, on an executor that can still read: the transaction has ended by
+ * then when the statement went with the stored answer.
+ */
+type LastWrite = { statement: SQL; onNoRow: (executor: Executor) => Promise<never> };
 /** The transactions `runIdempotent` opened and is running the write of, with the last statement each has handed over. */
 const lastWrites = new WeakMap<Tx, LastWrite | undefined>();
 
@@ -170,18 +195,18 @@ const lastWrites = new WeakMap<Tx, LastWrite | undefined>();
  * Runs a use case's last statement, an INSERT or UPDATE ... RETURNING 1 that nothing of the use case
  * reads after it. Inside the transaction `runIdempotent` opened, it is held back and sent with the
  * stored answer as one statement (the answer's UPDATE with this one as its data-modifying WITH):
- * one round trip fewer for every cart mutation. `onNoRow` runs when the statement changed nothing (a
- * compare-and-set that lost); it must throw, and the transaction rolls back with the answer.
- * Anywhere else the statement runs at once.
+ * one round trip fewer for every cart mutation. When the statement changes nothing (a compare-and-set
+ * that lost), no answer is stored, the write rolls back, and `onNoRow` runs after it; it must throw.
+ * Anywhere else the statement runs at once, and `onNoRow` runs in the transaction.
  */
-export async function lastWrite(tx: Tx, statement: SQL, onNoRow: () => Promise<never>): Promise<void> {
+export async function lastWrite(tx: Tx, statement: SQL, onNoRow: LastWrite["onNoRow"]): Promise<void> {
   if (lastWrites.has(tx)) {
     if (lastWrites.get(tx)) throw new Error("a write's transaction has one last statement");
     lastWrites.set(tx, { statement, onNoRow });
     return;
   }
   const rows = await queryRows(tx, statement);
-  if (rows.length === 0) await onNoRow();
+  if (rows.length === 0) await onNoRow(tx);
 }
 
 /**

@@ -1,0 +1,48 @@
+import { is, type SQL } from "drizzle-orm";
+import { DrizzleQueryError } from "drizzle-orm/errors";
+import { PgDialect } from "drizzle-orm/pg-core";
+import { PostgresJsSession } from "drizzle-orm/postgres-js";
+import type { Tx } from "./client";
+import { queryRows } from "./rows";
+
+/** A statement's rows, or why it failed; never a rejection, since it is read after its transaction ended. */
+export type Settled<T> = { rows: T[] } | { error: Error };
+
+const dialect = new PgDialect();
+
+const settled = <T>(sent: PromiseLike<T[]>): Promise<Settled<T>> =>
+  Promise.resolve(sent).then(
+    (rows) => ({ rows }),
+    (error: unknown) => ({ error: error instanceof Error ? error : new Error(String(error)) }),
+  );
+
+/**
+ * Sends a transaction's last statement so that the COMMIT which ends the transaction follows it in
+ * the same round trip: the caller returns from the transaction's body without waiting for the
+ * statement, and reads the result once the transaction has ended.
+ *
+ * On postgres-js the statement is handed to the driver before this returns (the driver queues a
+ * transaction's statements in the order they are issued, and the COMMIT is issued only after the
+ * body returns; the caller awaits this, then returns), so it is written to the socket with the COMMIT, and Postgres runs them in order. A
+ * statement that fails aborts the transaction, and the COMMIT that follows then rolls it back (its
+ * command tag is ROLLBACK, not an error). A failure the server never saw, or a statement that ran
+ * but must not be committed, needs a check the COMMIT itself makes: for the Idempotency-Key record,
+ * migration 0005's deferred trigger. PGlite has no round trip to save: there the statement is
+ * awaited before the body returns, and the result is the same.
+ */
+export async function sendBeforeCommit<T>(tx: Tx, statement: SQL): Promise<{ result: Promise<Settled<T>> }> {
+  const session = tx._.session;
+  if (!is(session, PostgresJsSession)) {
+    const result = await settled(queryRows<T>(tx, statement));
+    return { result: Promise.resolve(result) };
+  }
+  const { sql: text, params } = dialect.sqlToQuery(statement);
+  // The same error shape as a statement sent through drizzle (its cause is the driver's error).
+  const sent = session.client.unsafe<T[]>(text, params as never[], { prepare: true }).then(
+    (rows) => rows,
+    (error: unknown) => {
+      throw new DrizzleQueryError(text, params, error instanceof Error ? error : undefined);
+    },
+  );
+  return { result: settled(sent) };
+}
