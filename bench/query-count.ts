@@ -1,7 +1,8 @@
-import { createConnection, type Socket } from "node:net";
+import type { Socket } from "node:net";
 import postgres from "postgres";
 import type { DatabaseHandle } from "../db/client";
 import { drizzleOverPostgres } from "../db/open";
+import { tcpNoDelaySockets, type SocketTarget } from "../db/tcp-socket";
 import { buildDeps } from "../server/app/container";
 import type { AppDeps } from "../server/app/deps";
 import { parseEnv } from "../server/env";
@@ -65,18 +66,9 @@ export async function openCountingDatabase(url: string): Promise<{ handle: Datab
  * a write after the server last answered: the writes the driver makes before any answer comes back
  * are one round trip however many they are.
  */
-function countingSocket(onRoundTrip: () => void): { socket: (options: { host: string[]; port: number[] }) => Promise<Socket> } {
-  return { socket: async ({ host, port }) => countingRoundTrips(await connected(host[0] ?? "127.0.0.1", port[0] ?? 5432), onRoundTrip) };
-}
-
-function connected(host: string, port: number): Promise<Socket> {
-  return new Promise((resolve, reject) => {
-    const socket = createConnection({ host, port }, () => {
-      socket.off("error", reject);
-      resolve(socket);
-    });
-    socket.once("error", reject);
-  });
+function countingSocket(onRoundTrip: () => void): { socket: (target: SocketTarget) => Socket } {
+  const { socket } = tcpNoDelaySockets();
+  return { socket: (target) => countingRoundTrips(socket(target), onRoundTrip) };
 }
 
 function countingRoundTrips(socket: Socket, onRoundTrip: () => void): Socket {

@@ -20,9 +20,11 @@ export type FaultProxy = {
   /** Connections accepted since start (also the reset ones). */
   readonly acceptedConnections: number;
   /**
-   * Round trips clients made since start: the chunks a client sent after its server last answered
-   * it (or first on its connection). What a Postgres client writes before an answer comes back, in
-   * one chunk or several, is one round trip: it has not waited in between.
+   * Round trips clients made since start: the chunks a client sent after an answer of its server
+   * last reached it (or first on its connection). What a Postgres client writes before an answer
+   * comes back, in one chunk or several, is one round trip: it has not waited in between. On
+   * loopback an answer can come back within the microseconds a client takes between two writes it
+   * did not wait between; `delay` gives the network time a real one has.
    */
   readonly roundTripsFromClients: number;
   pause(): void;
@@ -44,6 +46,7 @@ class Lane {
     private readonly to: Socket,
     private readonly gate: () => Promise<void>,
     private readonly delayMs: () => number,
+    private readonly onForwarded: () => void = () => undefined,
   ) {}
 
   push(chunk: Buffer): void {
@@ -60,7 +63,10 @@ class Lane {
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
         await this.gate();
         const chunk = this.queue.shift();
-        if (chunk && !this.to.destroyed) this.to.write(chunk);
+        if (chunk && !this.to.destroyed) {
+          this.to.write(chunk);
+          this.onForwarded();
+        }
       }
     } finally {
       this.pumping = false;
@@ -89,17 +95,15 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
     const toUpstream = new Lane(upstream, gate, () => delayMs);
-    const toClient = new Lane(client, gate, () => delayMs);
+    // A client's round trip ends when the server's answer reaches it, which `delay` puts off.
     let answered = true;
+    const toClient = new Lane(client, gate, () => delayMs, () => (answered = true));
     client.on("data", (chunk: Buffer) => {
       if (answered) roundTripsFromClients += 1;
       answered = false;
       toUpstream.push(chunk);
     });
-    upstream.on("data", (chunk: Buffer) => {
-      answered = true;
-      toClient.push(chunk);
-    });
+    upstream.on("data", (chunk: Buffer) => toClient.push(chunk));
     const teardown = () => {
       pairs.delete(pair);
       client.destroy();
