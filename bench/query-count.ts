@@ -27,7 +27,7 @@ export type QueryCountReport = {
   constant: { menus: boolean; addItem: boolean; getCart: boolean };
 };
 
-/** What the counting connection has sent: statements, COMMITs among them, and writes to its socket. */
+/** What the counting connection has sent: statements, COMMITs among them, and round trips (writes after an answer; see countingSocket). */
 export type StatementCounts = { count: number; commits: number; roundTrips: number };
 
 export async function openCountingDatabase(url: string): Promise<{ handle: DatabaseHandle; statements: StatementCounts }> {
