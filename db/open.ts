@@ -3,7 +3,7 @@ import path from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import type { Sql } from "postgres";
 import { sql } from "drizzle-orm";
-import { tcpNoDelaySockets } from "./tcp-socket";
+import { noDelaySocketsFor } from "./tcp-socket";
 import type { Env } from "../server/env";
 import type { DatabaseHandle, Db } from "./client";
 import { boundedClient } from "./bounded-client";
@@ -39,7 +39,7 @@ export async function openPostgres(url: string, env: PostgresSettings): Promise<
     max_lifetime: 60 * 30,
     backoff: reconnectBackoffSeconds,
     onnotice: () => undefined,
-    ...tcpNoDelaySockets(),
+    ...noDelaySocketsFor(url),
     connection: {
       statement_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS,
       idle_in_transaction_session_timeout: env.DATABASE_STATEMENT_TIMEOUT_MS * 2,

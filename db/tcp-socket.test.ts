@@ -3,7 +3,7 @@ import { createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { tcpNoDelaySockets } from "./tcp-socket";
+import { noDelaySocketsFor, tcpNoDelaySockets } from "./tcp-socket";
 
 /** A server that counts the connections it accepts and what arrives on them. */
 function listening(listen: (server: Server, ready: () => void) => void): Promise<{ server: Server; accepted: string[] }> {
@@ -30,17 +30,25 @@ async function send(socket: Socket, text: string, accepted: string[]): Promise<v
 }
 
 describe("tcpNoDelaySockets", () => {
-  it("opens connections to the URL's hosts in turn, as the driver would, and delivers what was written while connecting", async () => {
-    const first = await tcpServer();
-    const second = await tcpServer();
-    servers.push(first.server, second.server);
+  it("connects to the host, names it on the socket as the driver does (TLS sends it as SNI), and delivers what was written while connecting", async () => {
+    const tcp = await tcpServer();
+    servers.push(tcp.server);
     const { socket } = tcpNoDelaySockets();
-    const target = { host: ["127.0.0.1", "127.0.0.1"], port: [portOf(first.server), portOf(second.server)] };
-    await send(socket(target), "one", first.accepted);
-    await send(socket(target), "two", second.accepted);
-    await send(socket(target), "three", first.accepted);
-    expect(first.accepted).toEqual(["one", "three"]);
-    expect(second.accepted).toEqual(["two"]);
+    const opened = socket({ host: ["127.0.0.1"], port: [portOf(tcp.server)] }) as Socket & { host?: string; port?: number };
+    expect({ host: opened.host, port: opened.port }).toEqual({ host: "127.0.0.1", port: portOf(tcp.server) });
+    await send(opened, "startup", tcp.accepted);
+    expect(tcp.accepted).toEqual(["startup"]);
+  });
+
+  it("gives an error reported before the driver listened to the listener it attaches after awaiting the socket", async () => {
+    const tcp = await tcpServer();
+    servers.push(tcp.server);
+    const { socket } = tcpNoDelaySockets();
+    const opened = socket({ host: ["127.0.0.1"], port: [portOf(tcp.server)] });
+    opened.emit("error", new Error("reported during connect"));
+    opened.destroy();
+    const received = await Promise.resolve(opened).then((ready) => new Promise<Error>((resolve) => ready.once("error", resolve)));
+    expect(received.message).toBe("reported during connect");
   });
 
   it("connects to a Unix socket path when the URL names one", async () => {
@@ -55,5 +63,12 @@ describe("tcpNoDelaySockets", () => {
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
+  });
+});
+
+describe("noDelaySocketsFor", () => {
+  it("opens one-host URLs' sockets itself, and leaves a multi-host URL's to the driver, which tries its hosts in order", () => {
+    expect(Object.keys(noDelaySocketsFor("postgres://user:pw@db.example.com:5432/shop"))).toEqual(["socket"]);
+    expect(Object.keys(noDelaySocketsFor("postgres://user:pw@primary:5432,standby:5432/shop"))).toEqual([]);
   });
 });

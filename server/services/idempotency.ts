@@ -129,7 +129,7 @@ export async function runIdempotent<T>(
 ): Promise<Outcome<T> & { replayed: boolean }> {
   const { env, database, now } = deps;
   const { scope, key } = request;
-  let answerWrite: { sent: { result: Promise<Settled<unknown>> }; onNoRow: LastWrite["onNoRow"] | undefined } | undefined;
+  let answerWrite: { sent: { result: Promise<Settled<{ written: number }>> }; onNoRow: LastWrite["onNoRow"] | undefined } | undefined;
   const ended = await database.db
     .transaction(async (tx): Promise<Outcome<T> & { replayed: boolean }> => {
       const current = now();
@@ -158,9 +158,13 @@ export async function runIdempotent<T>(
       const storeAnswer = sql`update idempotency_records set ${setClause(idempotencyRecords, answer)} where scope = ${scope} and key = ${key}`;
       // The answer is stored only if the use case's last statement wrote its row; if not, the record
       // keeps no answer and migration 0005's check refuses the COMMIT: nothing of the write is kept.
+      // `idempotency_claim_held` (evaluated once, whatever the WITH wrote) fails the whole statement
+      // unless it runs in the transaction holding the claim: the driver may send it again after the
+      // COMMIT (a prepared statement the server lost), where it must not commit the write alone.
       const statement = last
-        ? sql`with last_write as (${last.statement}) ${storeAnswer} and exists (select 1 from last_write) returning 1`
-        : sql`${storeAnswer} returning 1`;
+        ? sql`with last_write as (${last.statement}), stored as (${storeAnswer} and exists (select 1 from last_write) returning 1)
+            select (select count(*) from stored)::int as written, idempotency_claim_held(${scope}, ${key}) as held`
+        : sql`with stored as (${storeAnswer} returning 1) select (select count(*) from stored)::int as written, idempotency_claim_held(${scope}, ${key}) as held`;
       // The COMMIT goes to Postgres with this statement, in one round trip; its result is read below.
       answerWrite = { sent: await sendBeforeCommit(tx, statement), onNoRow: last?.onNoRow };
       return { ...outcome, replayed: false };
@@ -173,7 +177,7 @@ export async function runIdempotent<T>(
     const written = await answerWrite.sent.result;
     // A failed statement aborted the transaction, and the COMMIT after it rolled the whole write back.
     if ("error" in written) throw written.error;
-    if (written.rows.length === 0) {
+    if (!written.rows[0]?.written) {
       if (answerWrite.onNoRow) await answerWrite.onNoRow(database.db);
       throw new Error("the write's answer was not stored: its record was not found");
     }
