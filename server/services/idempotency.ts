@@ -161,10 +161,10 @@ export async function runIdempotent<T>(
       // `idempotency_claim_held` (evaluated once, whatever the WITH wrote) fails the whole statement
       // unless it runs in the transaction holding the claim: the driver may send it again after the
       // COMMIT (a prepared statement the server lost), where it must not commit the write alone.
-      const statement = last
-        ? sql`with last_write as (${last.statement}), stored as (${storeAnswer} and exists (select 1 from last_write) returning 1)
-            select (select count(*) from stored)::int as written, idempotency_claim_held(${scope}, ${key}) as held`
-        : sql`with stored as (${storeAnswer} returning 1) select (select count(*) from stored)::int as written, idempotency_claim_held(${scope}, ${key}) as held`;
+      const lastWriteFirst = last ? sql`last_write as (${last.statement}), ` : sql``;
+      const onlyIfWritten = last ? sql` and exists (select 1 from last_write)` : sql``;
+      const statement = sql`with ${lastWriteFirst}stored as (${storeAnswer}${onlyIfWritten} returning 1)
+        select (select count(*) from stored)::int as written, idempotency_claim_held(${scope}, ${key}) as held`;
       // The COMMIT goes to Postgres with this statement, in one round trip; its result is read below.
       answerWrite = { sent: await sendBeforeCommit(tx, statement), onNoRow: last?.onNoRow };
       return { ...outcome, replayed: false };
