@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import { Readable } from "node:stream";
 import next from "next";
+import appRouterHeaders from "next/dist/client/components/app-router-headers.js";
 
 const PEER_ADDRESS_HEADER = "x-storefront-peer-address";
 // Tells server/http/client-ip.ts (same process) that this server overwrites the header on every
@@ -54,6 +55,13 @@ function isDirectRestPath(url) {
   return (path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`)) && path !== `${REST_PREFIX}/openapi.json`;
 }
 
+// Next's request pipeline adds this Vary to every App Router answer, the REST route's included
+// (base-server.js setVaryHeader, composed there from these same constants), before the route's own
+// Vary. The direct mount sends the same, so that a cache in front keys both mounts' answers alike.
+const { RSC_HEADER, NEXT_ROUTER_STATE_TREE_HEADER, NEXT_ROUTER_PREFETCH_HEADER, NEXT_ROUTER_SEGMENT_PREFETCH_HEADER } = appRouterHeaders;
+const NEXT_APP_VARY = `${RSC_HEADER}, ${NEXT_ROUTER_STATE_TREE_HEADER}, ${NEXT_ROUTER_PREFETCH_HEADER}, ${NEXT_ROUTER_SEGMENT_PREFETCH_HEADER}`;
+const varyAsNext = (ownVary) => (ownVary ? [NEXT_APP_VARY, ownVary] : NEXT_APP_VARY);
+
 const FETCH_FORBIDDEN_METHODS = new Set(["CONNECT", "TRACE", "TRACK"]);
 
 function withMethod(request, method) {
@@ -71,7 +79,7 @@ const requestId = () => `req_${randomBytes(12).toString("base64url")}`;
 function envelope(status, code, message, extraHeaders = {}) {
   const id = requestId();
   const body = JSON.stringify({ code, message, requestId: id });
-  return { status, body, headers: { "content-type": "application/json", "cache-control": "no-store", "x-request-id": id, "content-length": String(Buffer.byteLength(body)), ...extraHeaders } };
+  return { status, body, headers: { "content-type": "application/json", "cache-control": "no-store", "x-request-id": id, "content-length": String(Buffer.byteLength(body)), vary: varyAsNext(undefined), ...extraHeaders } };
 }
 
 async function serveRest(req, res) {
@@ -108,6 +116,7 @@ async function serveRest(req, res) {
   }
   res.statusCode = response.status;
   response.headers.forEach((value, name) => res.setHeader(name, value));
+  res.setHeader("vary", varyAsNext(response.headers.get("vary")));
   res.end(response.body && req.method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined);
 }
 

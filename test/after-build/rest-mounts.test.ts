@@ -8,13 +8,14 @@ import { ownDatabase, startServer, waitUntilReady, type Server } from "./servers
  * same requests get the same status, headers and body from both, but for the request id (and the
  * Date and connection headers the servers write themselves).
  */
+const ALLOWED_ORIGIN = "https://shop.example.com";
 let direct: Server;
 let viaNext: Server;
 let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
 
 beforeAll(async () => {
   database = await ownDatabase("mounts", inject("postgresRun"));
-  const env = { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex"), RATE_LIMIT_MAX: "1000000", RESPONSE_CACHE_TTL_MS: "0" };
+  const env = { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex"), RATE_LIMIT_MAX: "1000000", RESPONSE_CACHE_TTL_MS: "0", CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN };
   [direct, viaNext] = await Promise.all([startServer("mount-direct", env), startServer("mount-next", { ...env, REST_MOUNT: "next" })]);
   await Promise.all([waitUntilReady(direct), waitUntilReady(viaNext)]);
 });
@@ -29,11 +30,9 @@ const LOCATION = "loc_harbor_kitchen_downtown";
 /**
  * Headers each server writes for itself (the id, the clock, the connection, each server's own
  * rate-limit count) and the framing of the same bytes (a length or chunks); everything else must be
- * identical, but for the tokens Next adds to Vary on every App Router answer (they only narrow caching).
+ * identical, Vary included (the direct mount sends the tokens Next adds to every App Router answer).
  */
 const OWN_HEADERS = new Set(["x-request-id", "date", "connection", "keep-alive", "x-ratelimit-remaining", "x-ratelimit-reset", "content-length", "transfer-encoding"]);
-const NEXT_VARY = new Set(["rsc", "next-router-state-tree", "next-router-prefetch", "next-router-segment-prefetch"]);
-const ownVary = (value: string | undefined) => value?.split(",").map((token) => token.trim()).filter((token) => !NEXT_VARY.has(token.toLowerCase())).join(", ");
 
 type Answer = { status: number; headers: Record<string, string>; body: string };
 
@@ -41,7 +40,7 @@ async function answer(server: Server, path: string, init: RequestInit = {}): Pro
   const response = await fetch(`${server.url}${PREFIX}${path}`, { ...init, headers: { "accept-encoding": "gzip, br", ...(init.headers as Record<string, string>) } });
   const text = await response.text();
   const requestId = response.headers.get("x-request-id") ?? "(none)";
-  const headers = Object.fromEntries([...response.headers].filter(([name]) => !OWN_HEADERS.has(name)).map(([name, value]) => [name, name === "vary" ? (ownVary(value) ?? "") : value]));
+  const headers = Object.fromEntries([...response.headers].filter(([name]) => !OWN_HEADERS.has(name)));
   return { status: response.status, headers, body: text.replaceAll(requestId, "<request id>") };
 }
 
@@ -68,6 +67,18 @@ describe("the direct and the Next mount of the REST API", () => {
     expect((await same(`/locations/${LOCATION}/carts/cart_missing`)).status).toBe(401);
     const malformed = () => ({ method: "POST", headers: { "content-type": "application/json", "Idempotency-Key": "mounts-malformed-0001" }, body: "{" });
     expect((await same(`/locations/${LOCATION}/ordering-sessions`, malformed)).status).toBe(400);
+  });
+
+  it("answer CORS alike: preflights and cross-origin reads, allowed or not, with the same Vary", async () => {
+    const preflight = (origin: string) => () => ({ method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type, idempotency-key" } });
+    const allowed = await same(`/locations/${LOCATION}/ordering-sessions`, preflight(ALLOWED_ORIGIN));
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.vary).toMatch(/Origin, Access-Control-Request-Method, Access-Control-Request-Headers$/);
+    expect((await same(`/locations/${LOCATION}/ordering-sessions`, preflight("https://elsewhere.example.com"))).status).toBe(403);
+    const read = await same(`/locations/${LOCATION}/menus`, () => ({ headers: { origin: ALLOWED_ORIGIN } }));
+    expect(read.headers["access-control-allow-origin"]).toBe(ALLOWED_ORIGIN);
+    expect(read.headers.vary).toMatch(/Origin$/);
+    expect((await same(`/locations/${LOCATION}/menus`, () => ({ headers: { origin: "https://elsewhere.example.com" } }))).headers["access-control-allow-origin"]).toBeUndefined();
   });
 
   it("read the same cart alike, whichever mount created it", async () => {
