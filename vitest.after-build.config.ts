@@ -34,6 +34,7 @@ export const productionBuildFiles = [
   "test/integration/generated-client.test.ts",
   "test/integration/prefix-fuzz.test.ts",
   "test/integration/closed-location.test.ts",
+  "test/integration/unpublished-location.test.ts",
   "test/integration/idempotency-scope.test.ts",
   "test/integration/answer-with-commit.test.ts",
   "test/integration/compare-and-set-lost.pg.test.ts",

@@ -177,6 +177,10 @@ export function removeDiscount(ctx: CartMutationContext, ids: CartIds): Promise<
   });
 }
 
+/**
+ * The contract's one cart transition, with no condition: whoever may mutate the cart may expire it,
+ * also when its location has since been taken off line (unpublished), where every other change is 404.
+ */
 export function expireCart(ctx: CartMutationContext, ids: CartIds): Promise<CartView> {
-  return mutateCart(ctx, ids, () => ({ status: "EXPIRED" }));
+  return mutateCart(ctx, ids, () => ({ status: "EXPIRED" }), { evenIfLocationUnpublished: true });
 }

@@ -109,13 +109,14 @@ export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartVi
  * Idempotency-Key (a retry has already been replayed): credential, state and revision checks, the
  * change itself, re-pricing, and a compare-and-set UPDATE on the revision. N concurrent writers
  * holding the same If-Match get one success and N-1 conflicts. `amountField` is the request field a
- * total past 2^53 - 1 minor units is blamed on (a 400).
+ * total past 2^53 - 1 minor units is blamed on (a 400). A location no longer published refuses every
+ * change with 404, unless `evenIfLocationUnpublished` (expiring the cart: see expireCart).
  */
 export async function mutateCart(
   ctx: CartMutationContext,
   ids: CartIds,
   change: (scope: MutationScope) => Promise<CartChange> | CartChange,
-  options: { amountField?: string } = {},
+  options: { amountField?: string; evenIfLocationUnpublished?: boolean } = {},
 ): Promise<CartView> {
   const { tx, expectedRevision } = ctx;
   const loaded = await loadAuthorizedCartWithLocation(tx, ctx, ids.locationId, ids.cartId);
@@ -126,7 +127,7 @@ export async function mutateCart(
     throw new AppError("CART_IMMUTABLE", `The cart is ${status} and can no longer be changed`, { details: { status } });
   }
   if (cart.revision !== expectedRevision) throw conflict(cart.revision);
-  const location = publishedLocation(loaded.location);
+  const location = options.evenIfLocationUnpublished ? loaded.location : publishedLocation(loaded.location);
   const changed = await change({ tx, cart, location, now });
   const patch = { ...changed, ...(await reconcileWithCatalog({ tx, cart, location, now }, changed)) };
   const next = { ...cart, ...patch };

@@ -39,4 +39,28 @@ describe("a cart whose location is unpublished", () => {
       await app.deps.database.db.update(locations).set({ published: true }).where(eq(locations.id, DUNE.locationId));
     }
   });
+
+  it("still lets the cart be expired (the contract's DELETE has no condition), once per key, and nothing else", async () => {
+    app.clock.now = new Date("2026-12-02T12:00:00+04:00");
+    const cart = await startCart(app, DUNE.locationId);
+    const added = await mutate(app, cart, "POST", "/items", duneHummus);
+    expect(added.status).toBe(200);
+    const current = { ...cart, etag: added.headers.get("etag") ?? "" };
+    await app.deps.database.db.update(locations).set({ published: false }).where(eq(locations.id, DUNE.locationId));
+    try {
+      expect((await mutate(app, { ...current }, "PUT", "/courier-tip", { amount: "1.00" })).status).toBe(404);
+      const key = { "Idempotency-Key": `expire-unpublished-${Date.now()}` };
+      const expired = await mutate(app, { ...current }, "DELETE", "", {}, key);
+      expect(expired.status, expired.text).toBe(200);
+      expect(expired.body).toMatchObject({ status: "EXPIRED" });
+      const [row] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cart.cartId));
+      expect(row?.status).toBe("EXPIRED");
+      const replayed = await mutate(app, { ...current }, "DELETE", "", {}, key);
+      expect([replayed.status, replayed.text, replayed.headers.get("etag")]).toEqual([200, expired.text, expired.headers.get("etag")]);
+      const [again] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cart.cartId));
+      expect(again?.revision).toBe(row?.revision);
+    } finally {
+      await app.deps.database.db.update(locations).set({ published: true }).where(eq(locations.id, DUNE.locationId));
+    }
+  });
 });
