@@ -38,6 +38,7 @@ export const productionBuildFiles = [
   "test/integration/idempotency-scope.test.ts",
   "test/integration/answer-with-commit.test.ts",
   "test/integration/compare-and-set-lost.pg.test.ts",
+  "test/integration/logout-race.pg.test.ts",
   "test/integration/fuzz.test.ts",
 ];
 

@@ -86,12 +86,14 @@ export const customerRouter = router({
         path: "/customer/logout",
         tags: authTags,
         summary: "Sign out: revokes the session at once",
-        description: "From the next request on, the token is refused with 401 everywhere. A retry with the same Idempotency-Key replays the answer.",
+        description:
+          "From the next request on, the token is refused with 401 everywhere. A change already under way for this session (a cart write, say) commits before the logout answers, never after. A retry with the same Idempotency-Key replays the answer.",
       },
       [400, 401, 409, 429, 500, 503],
     ),
     { input: z.object({}), output: logoutSchema },
     ({ ctx }) => logout(ctx),
+    { sessionLock: "update" },
   ),
 
   get: readProcedure(customerReadMeta({ method: "GET", path: "/customer", tags, summary: "The signed-in customer's profile" }))

@@ -9,7 +9,7 @@ import { middleware, procedure, type StorefrontMeta } from "./init";
 import { credentials, kindRules, type OperationKind } from "./operation-kinds";
 import { responseSchema } from "./response-validation";
 import { cartReadAhead } from "../services/cart-access";
-import { readSessionAhead } from "../services/customers/principal";
+import { readSessionAhead, type SessionLock } from "../services/customers/principal";
 
 /**
  * Procedures, one builder per way an operation runs. Each takes the operation's meta (its kind, from
@@ -71,6 +71,8 @@ type WriteOptions = {
   withoutCredential?: ((body: unknown) => unknown) | undefined;
   /** The write's first read, sent with the key's claim (transaction mode). */
   alongsideClaim?: ((tx: Tx, input: unknown) => void) | undefined;
+  /** How the customer's session is read with the claim (services/customers/principal.ts SessionLock). */
+  sessionLock?: SessionLock | undefined;
 };
 
 function answer(ctx: RequestContext, outcome: Outcome<unknown>): void {
@@ -130,7 +132,7 @@ function writeRules(options: WriteOptions) {
       },
       (tx) => {
         alongsideClaim?.(tx, input);
-        readSessionAhead(ctx, tx);
+        readSessionAhead(ctx, tx, options.sessionLock);
       },
     );
     return ran ?? replay(outcome);
@@ -172,12 +174,14 @@ function withKind(meta: StorefrontMeta): Meta {
 /**
  * A write whose work is one transaction, run by its kind under the Idempotency-Key (`ctx.tx`).
  * `alongsideClaim`: the use case's first read, sent with the key's claim (services/read-ahead.ts).
+ * `sessionLock: "update"`: the write changes the customer's session row (logout), so the session read
+ * sent with the claim locks it for update, not for share.
  */
 export function transactionalWrite<I extends z.ZodType, O extends z.ZodType>(
   meta: StorefrontMeta,
   schemas: Schemas<I, O>,
   resolve: Resolver<TransactionalWrite, I, O>,
-  options: { withoutCredential?: (body: z.output<O>) => z.output<O>; alongsideClaim?: (tx: Tx, input: z.output<I>) => void } = {},
+  options: { withoutCredential?: (body: z.output<O>) => z.output<O>; alongsideClaim?: (tx: Tx, input: z.output<I>) => void; sessionLock?: SessionLock } = {},
 ) {
   return writeProcedure(
     withKind(meta),
@@ -187,6 +191,7 @@ export function transactionalWrite<I extends z.ZodType, O extends z.ZodType>(
       // Both are called with this procedure's own answer and parsed input only.
       withoutCredential: options.withoutCredential as ((body: unknown) => unknown) | undefined,
       alongsideClaim: options.alongsideClaim as ((tx: Tx, input: unknown) => void) | undefined,
+      sessionLock: options.sessionLock,
     },
     resolve,
   );

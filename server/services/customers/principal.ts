@@ -1,4 +1,5 @@
-import { eq } from "drizzle-orm";
+import { eq, is } from "drizzle-orm";
+import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Executor } from "../../../db/client";
 import { customerSessions, customers } from "../../../db/schema";
 import { AppError } from "../../errors";
@@ -24,7 +25,16 @@ export type CustomerPrincipal = {
 // checks the session again in that transaction (../cart-preflight.ts), where a logout that committed
 // meanwhile must stop it.
 const claimsByRequest = new WeakMap<PresentedCredential, Promise<CustomerTokenClaims | undefined>>();
-const principalByRequest = new WeakMap<PresentedCredential, WeakMap<Executor, Promise<CustomerPrincipal>>>();
+const principalByRequest = new WeakMap<PresentedCredential, WeakMap<Executor, { lock: SessionLock; principal: Promise<CustomerPrincipal> }>>();
+
+/**
+ * How a transaction reads the session row. "share": a write that acts for the customer holds it
+ * until it commits, so a logout (which updates the row) waits for it, and a write that reads after a
+ * logout committed sees the session ended: a write never commits after the logout has answered.
+ * "update": the logout's own read (it changes the row: taking "share" first and then updating would
+ * deadlock with a second logout of the same session doing the same). Outside a transaction, no lock.
+ */
+export type SessionLock = "share" | "update";
 
 /**
  * The claims of the request's bearer token when it is a customer token this service minted and it
@@ -47,17 +57,19 @@ export function bearerClaims(ctx: RequestContext): Promise<CustomerTokenClaims |
  * expired session, or claims that do not match it, are 401. Pass the transaction when called inside
  * one (PGlite has one connection).
  */
-export function authenticateCustomer(ctx: RequestContext, db: Executor = ctx.deps.database.db): Promise<CustomerPrincipal> {
+export function authenticateCustomer(ctx: RequestContext, db: Executor = ctx.deps.database.db, lock: SessionLock = "share"): Promise<CustomerPrincipal> {
   let byExecutor = principalByRequest.get(ctx.credential);
   if (!byExecutor) {
     byExecutor = new WeakMap();
     principalByRequest.set(ctx.credential, byExecutor);
   }
-  let principal = byExecutor.get(db);
-  if (!principal) {
-    principal = resolvePrincipal(ctx, db);
-    byExecutor.set(db, principal);
+  const read = byExecutor.get(db);
+  if (read) {
+    if (read.lock === "share" && lock === "update") throw new Error("the session was read for share in this transaction before a read for update: declare the update where the read is sent ahead");
+    return read.principal;
   }
+  const principal = resolvePrincipal(ctx, db, lock);
+  byExecutor.set(db, { lock, principal });
   return principal;
 }
 
@@ -67,20 +79,22 @@ export function authenticateCustomer(ctx: RequestContext, db: Executor = ctx.dep
  * `authenticateCustomer` to find: a write's kind sends it with the Idempotency-Key's claim, in the
  * same round trip. Its refusal (401) surfaces only where the use case asks; a replay never does.
  */
-export function readSessionAhead(ctx: RequestContext, tx: Executor): void {
+export function readSessionAhead(ctx: RequestContext, tx: Executor, lock: SessionLock = "share"): void {
   if (!ctx.credential.bearer || ctx.credential.cartToken) return;
-  authenticateCustomer(ctx, tx).catch(() => undefined);
+  authenticateCustomer(ctx, tx, lock).catch(() => undefined);
 }
 
-async function resolvePrincipal(ctx: RequestContext, db: Executor): Promise<CustomerPrincipal> {
+async function resolvePrincipal(ctx: RequestContext, db: Executor, lock: SessionLock): Promise<CustomerPrincipal> {
   if (!ctx.credential.bearer) throw new AppError("UNAUTHORIZED", "Sign in first: send Authorization: Bearer <customer token>");
   const claims = await bearerClaims(ctx);
   if (!claims) throw new AppError("UNAUTHORIZED", "The bearer token is not a valid customer token (malformed, expired or issued for something else)");
-  const [row] = await db
+  const query = db
     .select({ session: customerSessions, customer: customers })
     .from(customerSessions)
     .innerJoin(customers, eq(customers.id, customerSessions.customerId))
     .where(eq(customerSessions.id, claims.sid));
+  // is(), not instanceof: it holds across two copies of drizzle-orm in one bundle.
+  const [row] = is(db, PgTransaction) ? await query.for(lock, { of: customerSessions }) : await query;
   const live =
     row !== undefined &&
     row.session.revokedAt === null &&

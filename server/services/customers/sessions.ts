@@ -31,7 +31,7 @@ export function renewToken(deps: AppDeps, session: { customerId: string; merchan
 /** DELETE /customer/logout: revokes the session at once; its token is refused from the next request on. */
 export async function logout(ctx: TransactionalWrite): Promise<{ loggedOut: true }> {
   const { tx } = ctx;
-  const principal = await authenticateCustomer(ctx, tx);
+  const principal = await authenticateCustomer(ctx, tx, "update");
   await tx
     .update(customerSessions)
     .set({ revokedAt: ctx.deps.now() })
