@@ -39,6 +39,7 @@ export const productionBuildFiles = [
   "test/integration/answer-with-commit.test.ts",
   "test/integration/compare-and-set-lost.pg.test.ts",
   "test/integration/logout-race.pg.test.ts",
+  "test/integration/replay-while-key-locked.pg.test.ts",
   "test/integration/fuzz.test.ts",
 ];
 

@@ -83,8 +83,9 @@ function sealKey(secret: string): Buffer {
   return key;
 }
 
-function advisoryLockId(text: string): bigint {
-  return createHash("sha256").update(text).digest().readBigInt64BE(0);
+/** The transaction-level advisory lock a key's claim takes (exported for tests that hold it). */
+export function keyLockId(scope: string, key: string): bigint {
+  return createHash("sha256").update(`${scope}|${key}`).digest().readBigInt64BE(0);
 }
 
 /** What a replay needs of a stored record. */
@@ -104,7 +105,9 @@ function replayOf<T>(deps: AppDeps, request: IdempotentRequest, record: StoredRe
 /**
  * Runs a write at most once per (caller, key), in one transaction with its record.
  *
- * - A concurrent duplicate finds the per-key advisory lock taken: 409 IDEMPOTENCY_IN_PROGRESS.
+ * - A concurrent duplicate finds the per-key advisory lock taken: 409 IDEMPOTENCY_IN_PROGRESS while
+ *   the first run has not committed; once it has, every retry replays, also one that meets another
+ *   retry holding the lock to replay.
  * - A retry of the identical request (same operation, input and If-Match) replays the stored
  *   status, body and headers, before any precondition is evaluated (`replayed: true`).
  * - The same key with a different request, another operation included: 409 IDEMPOTENCY_KEY_REUSED.
@@ -225,7 +228,7 @@ async function claimKey(tx: Tx, request: IdempotentRequest, now: Date, expiresAt
   const at = now.toISOString();
   const [row] = await queryRows<{ locked: boolean; claimed: boolean; record: StoredRecord | string | null }>(
     tx,
-    sql`with lock as (select pg_try_advisory_xact_lock(${advisoryLockId(`${scope}|${key}`)}) as locked),
+    sql`with lock as (select pg_try_advisory_xact_lock(${keyLockId(scope, key)}) as locked),
       claim as (
         insert into idempotency_records (scope, operation, key, request_fingerprint, status_code, response_sealed, response_headers, created_at, expires_at)
         select ${scope}, ${operation}, ${key}, ${fingerprint}, 0, '', '{}'::jsonb, ${at}::timestamptz, ${expiresAt.toISOString()}::timestamptz from lock where locked
@@ -239,10 +242,12 @@ async function claimKey(tx: Tx, request: IdempotentRequest, now: Date, expiresAt
         (select json_build_object('requestFingerprint', request_fingerprint, 'statusCode', status_code, 'responseSealed', response_sealed, 'responseHeaders', response_headers)
            from idempotency_records where scope = ${scope} and key = ${key} and expires_at > ${at}::timestamptz) as record`,
   );
-  if (!row?.locked) return { state: "busy" };
-  if (row.claimed) return { state: "claimed" };
+  if (row?.claimed) return { state: "claimed" };
   // Whether JSON arrives parsed or as text is the driver's choice; take either.
-  const record = typeof row.record === "string" ? (JSON.parse(row.record) as StoredRecord) : (row.record ?? undefined);
+  const record = typeof row?.record === "string" ? (JSON.parse(row.record) as StoredRecord) : (row?.record ?? undefined);
+  // Held by another transaction: a first run of the key (its record is not visible before it commits:
+  // busy), or another retry replaying a committed answer, which this one replays too.
+  if (!row?.locked) return record ? { state: "taken", record } : { state: "busy" };
   return { state: "taken", record };
 }
 
