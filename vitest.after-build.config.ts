@@ -40,6 +40,7 @@ export const productionBuildFiles = [
   "test/integration/compare-and-set-lost.pg.test.ts",
   "test/integration/logout-race.pg.test.ts",
   "test/integration/replay-while-key-locked.pg.test.ts",
+  "test/integration/redirect-origin.test.ts",
   "test/integration/fuzz.test.ts",
 ];
 

@@ -74,6 +74,10 @@ function withMethod(request, method) {
   });
 }
 
+// The scheme of the URL the handler sees, by Next's rule (next-server.js attachRequestMeta), so that
+// both mounts build the same links (server/http/request-origin.ts).
+const requestScheme = (req) => (req.headers["x-forwarded-proto"]?.includes("https") ? "https" : "http");
+
 const requestId = () => `req_${randomBytes(12).toString("base64url")}`;
 
 function envelope(status, code, message, extraHeaders = {}) {
@@ -99,7 +103,7 @@ async function serveRest(req, res) {
   try {
     // fetch's Request refuses to carry TRACE, TRACK and CONNECT; the handler still has to answer them (405).
     const forbidden = FETCH_FORBIDDEN_METHODS.has(req.method);
-    const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
+    const request = new Request(`${requestScheme(req)}://${req.headers.host ?? "localhost"}${req.url}`, {
       method: forbidden ? "GET" : req.method,
       headers,
       body: hasBody && !forbidden ? Readable.toWeb(req) : undefined,

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { presentedPrincipal } from "./access-log";
+import { requestOrigin } from "./request-origin";
 
 /** A GET (or HEAD) without credentials may be answered from (and stored in) the response cache; the key names the representation. */
 export function publicReadKey(request: Request, url: URL): string | undefined {
   if ((request.method !== "GET" && request.method !== "HEAD") || presentedPrincipal(request.headers) !== "anonymous") return undefined;
   // The origin is part of it: /redirect answers with links on the host the request arrived at.
-  return `${url.origin}${url.pathname}${url.search}`;
+  return `${requestOrigin(request, url)}${url.pathname}${url.search}`;
 }
 
 /**

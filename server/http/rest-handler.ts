@@ -12,6 +12,7 @@ import { readRestBody } from "./json-body";
 import { createProcedureRunner } from "./openapi-bridge";
 import { applyRateLimit } from "./rate-limit";
 import { newRequestId } from "./request-id";
+import { requestOrigin } from "./request-origin";
 import { requestsRevalidation } from "./response-cache";
 import { matchRestRoute } from "./rest-routes";
 import { restRouteName } from "./route-table";
@@ -56,7 +57,7 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
         if (cached) return conditionalResponse(request, cached.body, { ...cached.headers, ...baseHeaders });
       }
       const body = await readRestBody(request, deps.env.MAX_BODY_BYTES);
-      const context = createRequestContext({ requestId, deps, clientIp: clientIp(request.headers, deps.env), origin: url.origin, headers: request.headers });
+      const context = createRequestContext({ requestId, deps, clientIp: clientIp(request.headers, deps.env), origin: requestOrigin(request, url), headers: request.headers });
       const result = await runProcedure(request, route, route.canonicalPath + url.search, body, context);
       if (!result.ok) return errorResponse(result.error, requestId, baseHeaders);
       if (route.method !== "GET") {

@@ -8,6 +8,7 @@ import { logRequest } from "./access-log";
 import { applyRateLimit } from "./rate-limit";
 import { depsOrErrorResponse, errorResponse, logUnexpected } from "./error-response";
 import { assertJsonContentType, assertJsonDepth, parseJsonBytes, readBoundedBytes } from "./json-body";
+import { requestOrigin } from "./request-origin";
 import { newRequestId } from "./request-id";
 import { rpcRouteName } from "./route-table";
 
@@ -31,7 +32,7 @@ export function createRpcHandler(getDeps: () => Promise<AppDeps>) {
     } catch (error) {
       return errorResponse(toAppError(error), requestId, limited.headers);
     }
-    const context = createRequestContext({ requestId, deps, clientIp: ip, origin: new URL(request.url).origin, headers: request.headers });
+    const context = createRequestContext({ requestId, deps, clientIp: ip, origin: requestOrigin(request, new URL(request.url)), headers: request.headers });
     return fetchRequestHandler({
       endpoint: ENDPOINT,
       req: bounded,

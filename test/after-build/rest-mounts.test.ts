@@ -81,6 +81,13 @@ describe("the direct and the Next mount of the REST API", () => {
     expect((await same(`/locations/${LOCATION}/menus`, () => ({ headers: { origin: "https://elsewhere.example.com" } }))).headers["access-control-allow-origin"]).toBeUndefined();
   });
 
+  it("link to the host the client addressed, with the scheme X-Forwarded-Proto names, not the address the server listens on", async () => {
+    const plain = await same(`/locations/${LOCATION}/redirect`, () => ({ headers: { host: "shop.example.com" } }));
+    expect(JSON.parse(plain.body)).toMatchObject({ url: "http://shop.example.com/l/harbor-kitchen-downtown" });
+    const forwarded = await same(`/locations/${LOCATION}/redirect`, () => ({ headers: { host: "shop.example.com:8443", "x-forwarded-proto": "https" } }));
+    expect(JSON.parse(forwarded.body)).toMatchObject({ url: "https://shop.example.com:8443/l/harbor-kitchen-downtown" });
+  });
+
   it("read the same cart alike, whichever mount created it", async () => {
     const created = await fetch(`${direct.url}${PREFIX}/locations/${LOCATION}/ordering-sessions`, {
       method: "POST",

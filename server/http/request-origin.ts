@@ -1,0 +1,18 @@
+/**
+ * The origin the client addressed: its Host header, with the scheme of the request's URL. Not the
+ * URL's own host: behind `next start` (REST_MOUNT=next under npm start) Next builds that URL from the
+ * address the server listens on (http://0.0.0.0:3000), whatever host the client asked for. On Vercel
+ * and on npm start's direct mount the two agree. The URL's scheme is the same on both mounts
+ * (scripts/serve.mjs takes it from X-Forwarded-Proto as Next does). An unusable Host keeps the URL's.
+ */
+export function requestOrigin(request: Request, url: URL): string {
+  const host = request.headers.get("host");
+  if (!host) return url.origin;
+  try {
+    const origin = new URL(`${url.protocol}//${host}`);
+    // A Host that carries more than a host and port (a path, credentials) is not one.
+    return origin.host === host.toLowerCase() ? origin.origin : url.origin;
+  } catch {
+    return url.origin;
+  }
+}
