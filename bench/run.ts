@@ -104,6 +104,7 @@ function serviceEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
     DATABASE_POOL_MAX: String(APP_POOL_MAX),
     CLIENT_IP_SOURCE: "socket",
     LOG_LEVEL: "warn",
+    SIMULATED_PAYMENTS: "true",
     HOSTNAME: "127.0.0.1",
     PORT: String(port),
   };

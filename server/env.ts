@@ -99,7 +99,10 @@ const envSchema = z
     /** Largest courier tip a customer may set, in minor units of the cart's currency. */
     COURIER_TIP_MAX_MINOR: positiveInt(10_000),
 
-    /** Card payments go to Stripe when this is set; otherwise the simulated processor answers. */
+    /**
+     * Card payments go to Stripe when this is set; otherwise the simulated processor answers, where
+     * it may (SIMULATED_PAYMENTS).
+     */
     STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, "must be a Stripe secret or restricted key (sk_... or rk_...)").optional(),
     STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
     /**
@@ -174,6 +177,16 @@ const envSchema = z
     DEV_OUTBOX: flag(false),
 
     /**
+     * Take card payments with the simulated processor when STRIPE_SECRET_KEY is unset. It accepts
+     * Stripe's test payment methods (pm_card_visa) as payment, and keeps its payments in this process's
+     * memory (one instance only). Unset: yes in development, on the embedded default (no DATABASE_URL)
+     * and on Vercel preview deployments; no in any other production start with its own database, whose
+     * server (and jobs) then refuse to start without STRIPE_SECRET_KEY rather than hand out orders for
+     * test cards (server/integrations/payments/index.ts). Refused on Vercel production.
+     */
+    SIMULATED_PAYMENTS: optionalFlag,
+
+    /**
      * Check every response against its procedure's output schema (server/trpc/response-validation.ts).
      * Unset: on, except with NODE_ENV=production.
      */
@@ -210,6 +223,9 @@ const envSchema = z
     }
     if (env.E2E_ADMIN_ROUTES && env.VERCEL) {
       ctx.addIssue({ code: "custom", path: ["E2E_ADMIN_ROUTES"], message: "must not be enabled in a deployment: it lets anyone change the catalog" });
+    }
+    if (env.SIMULATED_PAYMENTS && env.VERCEL_ENV === "production") {
+      ctx.addIssue({ code: "custom", path: ["SIMULATED_PAYMENTS"], message: "must not be enabled on a production deployment: it accepts Stripe's test cards as payment; configure STRIPE_SECRET_KEY" });
     }
     if (env.DEV_OUTBOX && env.VERCEL_ENV === "production") {
       ctx.addIssue({ code: "custom", path: ["DEV_OUTBOX"], message: "must not be enabled on a production deployment: it publishes every sign-in code; configure SMTP_URL" });
@@ -287,4 +303,9 @@ let cached: Env | undefined;
 export function getEnv(): Env {
   cached ??= parseEnv(process.env);
   return cached;
+}
+
+/** Whether card payments may go to the simulated processor (SIMULATED_PAYMENTS; unset: see there). */
+export function simulatedPaymentsAllowed(env: Pick<Env, "SIMULATED_PAYMENTS" | "NODE_ENV" | "DATABASE_URL" | "VERCEL_ENV">): boolean {
+  return env.SIMULATED_PAYMENTS ?? (env.NODE_ENV !== "production" || !env.DATABASE_URL || env.VERCEL_ENV === "preview");
 }

@@ -220,6 +220,8 @@ function productionTestEnv(configured: Record<string, string>): Record<string, s
     AUTH_SECRET: PRODUCTION_TEST_SECRET,
     // A production start on Postgres without SMTP turns sign-in off; the tests read codes from the outbox.
     DEV_OUTBOX: "true",
+    // Likewise without STRIPE_SECRET_KEY it would refuse to start; the tests pay with Stripe's test cards.
+    SIMULATED_PAYMENTS: "true",
     // Which of npm start's two mounts of the REST API answers (the production-build-next-mount project runs a share of the suite through Next's).
     REST_MOUNT: process.env.TEST_REST_MOUNT ?? "direct",
     ...configured,

@@ -17,7 +17,7 @@ const menus = `/locations/${HARBOR.locationId}/menus`;
 
 beforeAll(async () => {
   database = await ownDatabase("edges", inject("postgresRun"));
-  server = await startServer("raw-http-edges", { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex") });
+  server = await startServer("raw-http-edges", { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex"), SIMULATED_PAYMENTS: "true" });
   await waitUntilReady(server);
 });
 

@@ -15,7 +15,7 @@ let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
 
 beforeAll(async () => {
   database = await ownDatabase("mounts", inject("postgresRun"));
-  const env = { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex"), RATE_LIMIT_MAX: "1000000", RESPONSE_CACHE_TTL_MS: "0", CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN };
+  const env = { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex"), RATE_LIMIT_MAX: "1000000", RESPONSE_CACHE_TTL_MS: "0", CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN, SIMULATED_PAYMENTS: "true" };
   [direct, viaNext] = await Promise.all([startServer("mount-direct", env), startServer("mount-next", { ...env, REST_MOUNT: "next" })]);
   await Promise.all([waitUntilReady(direct), waitUntilReady(viaNext)]);
 });

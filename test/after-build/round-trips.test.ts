@@ -27,7 +27,7 @@ beforeAll(async () => {
     const proxy = await startFaultProxy({ host: upstream.hostname, port: Number(upstream.port || 5432) });
     const url = new URL(database.url);
     url.host = `${proxy.host}:${proxy.port}`;
-    const server = await startServer(`round-trips-${mount}`, { DATABASE_URL: url.toString(), DATABASE_POOL_MAX: "1", REST_MOUNT: mount, LOG_LEVEL: "warn" });
+    const server = await startServer(`round-trips-${mount}`, { DATABASE_URL: url.toString(), DATABASE_POOL_MAX: "1", REST_MOUNT: mount, LOG_LEVEL: "warn", SIMULATED_PAYMENTS: "true" });
     mounts[mount] = { server, proxy };
     await waitUntilReady(server);
   }

@@ -19,4 +19,16 @@ describe("production start-up with an invalid deployment configuration", () => {
       await server.stop();
     }
   });
+
+  it("with its own database but neither STRIPE_SECRET_KEY nor SIMULATED_PAYMENTS, exits naming STRIPE_SECRET_KEY", async () => {
+    const server = await startServer("no-card-processor", { DATABASE_URL: "postgres://postgres@127.0.0.1:5432/never_opened", AUTH_SECRET: "x".repeat(40), LOG_LEVEL: "info" });
+    try {
+      const code = await Promise.race([server.exited, new Promise<"running">((resolve) => setTimeout(() => resolve("running"), 45_000))]);
+      expect(code, server.output()).not.toBe("running");
+      expect(code).not.toBe(0);
+      expect(server.output()).toMatch(/STRIPE_SECRET_KEY: is required for a production start with its own database/);
+    } finally {
+      await server.stop();
+    }
+  });
 });

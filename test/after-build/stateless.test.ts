@@ -38,6 +38,8 @@ beforeAll(async () => {
     // One secret for every instance: it seals the stored idempotent responses either may replay.
     AUTH_SECRET: randomBytes(32).toString("hex"),
     LOG_LEVEL: "info",
+    // The simulated processor keeps its payments in each process's memory: this test takes none.
+    SIMULATED_PAYMENTS: "true",
   };
   [a, b] = await Promise.all([startServer("a", env), startServer("b", env)]);
   await Promise.all([waitUntilReady(a), waitUntilReady(b)]);

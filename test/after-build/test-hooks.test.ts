@@ -12,7 +12,7 @@ let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
 
 beforeAll(async () => {
   database = await ownDatabase("hooks", inject("postgresRun"));
-  server = await startServer("test-hooks", { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex"), LOG_LEVEL: "info" });
+  server = await startServer("test-hooks", { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex"), LOG_LEVEL: "info", SIMULATED_PAYMENTS: "true" });
   await waitUntilReady(server);
 });
 
