@@ -1,8 +1,27 @@
 import { describe, expect, it } from "vitest";
 import { findUnstorableText } from "../domain/text";
-import { assertJsonContentType, MAX_JSON_DEPTH, nestingDepth, parseJsonBytes } from "./json-body";
+import { toAppError } from "../errors-map";
+import { assertJsonContentType, MAX_JSON_DEPTH, nestingDepth, parseJsonBytes, readBoundedBytes } from "./json-body";
 
 const bytes = (text: string) => new TextEncoder().encode(text);
+
+describe("readBoundedBytes", () => {
+  it("refuses a body whose stream fails (the client left before it ended) with 400, not a dependency's 503", async () => {
+    const aborted = Object.assign(new Error("aborted"), { code: "ECONNRESET" });
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) return controller.error(aborted);
+        sent = true;
+        controller.enqueue(new TextEncoder().encode('{"productId":'));
+      },
+    });
+    const request = new Request("http://localhost/x", { method: "POST", body, duplex: "half", headers: { "content-length": "40" } } as RequestInit);
+    const refused = await readBoundedBytes(request, 1_000).catch((error: unknown) => toAppError(error));
+    expect(refused).toMatchObject({ code: "VALIDATION_ERROR", status: 400 });
+    expect(toAppError(aborted).code).toBe("DEPENDENCY_UNAVAILABLE");
+  });
+});
 
 describe("nestingDepth", () => {
   it("counts arrays and objects, not brackets inside strings or escaped quotes", () => {

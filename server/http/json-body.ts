@@ -22,7 +22,7 @@ export async function readBoundedBytes(request: Request, maxBytes: number): Prom
   let length = 0;
   const reader = request.body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readChunk(reader);
     if (done) break;
     length += value.byteLength;
     if (length > maxBytes) {
@@ -38,6 +38,19 @@ export async function readBoundedBytes(request: Request, maxBytes: number): Prom
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/**
+ * The next chunk of the body. A stream that fails here failed on the client's side (it closed the
+ * connection before the body ended: Node reports ECONNRESET "aborted"): a 400 for a request that did
+ * not arrive whole, not the database-unavailable 503 that error code would otherwise be taken for.
+ */
+async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read();
+  } catch {
+    throw validationError("The request body did not arrive whole: the connection closed before it ended", [{ path: "body", message: "incomplete" }]);
+  }
 }
 
 /**
