@@ -12,7 +12,8 @@ import { defineConfig } from "vitest/config";
  *   bundle is not the source (it can hold two copies of a module, drop a file, reorder start-up), so
  *   every route kind, every checkout, webhook and job test is shown here too. A file is listed here
  *   unless it needs the in-process app (dependency overrides such as a crashing processor, a fault
- *   proxy in front of the database, a distinct client address per request); those stay in-process.
+ *   proxy in front of the database, a distinct client address per request, a Host header of its own,
+ *   which fetch does not send); those stay in-process.
  */
 export const productionBuildFiles = [
   "test/integration/smoke.test.ts",
@@ -40,7 +41,6 @@ export const productionBuildFiles = [
   "test/integration/compare-and-set-lost.pg.test.ts",
   "test/integration/logout-race.pg.test.ts",
   "test/integration/replay-while-key-locked.pg.test.ts",
-  "test/integration/redirect-origin.test.ts",
   "test/integration/fuzz.test.ts",
 ];
 
