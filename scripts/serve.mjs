@@ -52,7 +52,8 @@ const restMount = process.env.REST_MOUNT === "next" ? "next" : "direct";
 function isDirectRestPath(url) {
   if (restMount !== "direct" || typeof globalThis[REST_HANDLER] !== "function") return false;
   const path = url.split("?")[0];
-  return (path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`)) && path !== `${REST_PREFIX}/openapi.json`;
+  // Next serves the document at its path with a trailing slash too; so must this mount.
+  return (path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`)) && path !== `${REST_PREFIX}/openapi.json` && path !== `${REST_PREFIX}/openapi.json/`;
 }
 
 // Next's request pipeline adds this Vary to every App Router answer, the REST route's included

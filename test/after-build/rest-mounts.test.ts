@@ -59,6 +59,7 @@ describe("the direct and the Next mount of the REST API", () => {
     await same(`/locations/${LOCATION}/products?limit=3`);
     await same(`/locations/${LOCATION}/menus`, () => ({ headers: { "if-none-match": menu.headers.etag ?? "" } }));
     await same(`/locations/${LOCATION}/menus`, () => ({ method: "HEAD" }));
+    for (const path of ["/openapi.json", "/openapi.json/"]) expect((await same(path)).status, path).toBe(200);
   });
 
   it("answer errors alike: unknown path, wrong method, invalid parameter, missing credential, malformed body", async () => {
