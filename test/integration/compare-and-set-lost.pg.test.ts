@@ -4,6 +4,7 @@ import { queryRows } from "../../db/rows";
 import { chowderCup } from "../checkout-helpers";
 import type { DatabaseHandle } from "../../db/client";
 import { createTestApp, idemKey, mutate, openTestDatabase, startCart, type TestApp } from "../harness";
+import { untilLockWait } from "../lock-helpers";
 
 /**
  * A cart mutation's compare-and-set goes to Postgres with its stored answer and the COMMIT, in one
@@ -27,18 +28,6 @@ describe.each([true, false])("DATABASE_PREPARE=%s", (prepare) => {
     await database.close();
   });
 
-  async function untilLockWait(): Promise<void> {
-    for (let attempt = 0; attempt < 500; attempt += 1) {
-      const [waiting] = await queryRows<{ count: number }>(
-        app.deps.database.db,
-        sql`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike '%update carts%'`,
-      );
-      if ((waiting?.count ?? 0) > 0) return;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error("the request's cart update never waited on the row lock");
-  }
-
   describe("add item whose compare-and-set loses to a write that commits first", () => {
     it("answers 409 with the winning revision, keeps no record of its key, and runs again on a retry", async () => {
       const db = app.deps.database.db;
@@ -60,7 +49,7 @@ describe.each([true, false])("DATABASE_PREPARE=%s", (prepare) => {
       await lockHeld;
       const lost = send();
       try {
-        await untilLockWait();
+        await untilLockWait(app.deps.database.db, "%update carts%");
       } finally {
         release();
       }

@@ -4,6 +4,7 @@ import { queryRows } from "../../db/rows";
 import { chowderCup } from "../checkout-helpers";
 import { bearer, readCartAs, signIn, startCustomerCart } from "../customer-helpers";
 import { createTestApp, idemKey, mutate, type TestApp } from "../harness";
+import { holdInTransaction, untilLockWait } from "../lock-helpers";
 
 /**
  * A signed-in customer's write holds its session row (FOR SHARE) until it commits, and the logout
@@ -21,43 +22,22 @@ afterAll(async () => {
   await app.close();
 });
 
-async function untilWaiting(pattern: string): Promise<void> {
-  for (let attempt = 0; attempt < 500; attempt += 1) {
-    const [waiting] = await queryRows<{ count: number }>(
-      app.deps.database.db,
-      sql`select count(*)::int as count from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock' and query ilike ${pattern}`,
-    );
-    if ((waiting?.count ?? 0) > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`no statement like ${pattern} waited on a lock`);
-}
-
 describe("a logout while the customer's cart change is under way", () => {
   it("answers only after the change has committed; the token is refused from then on", async () => {
     const { token } = await signIn(app);
     const cart = await startCustomerCart(app, token);
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked: () => void = () => undefined;
-    const lockHeld = new Promise<void>((resolve) => (locked = resolve));
-    const holder = app.deps.database.db.transaction(async (tx) => {
-      await tx.execute(sql`select 1 from carts where id = ${cart.cartId} for update`);
-      locked();
-      await released;
-    });
-    await lockHeld;
+    const db = app.deps.database.db;
+    const release = await holdInTransaction(db, sql`select 1 from carts where id = ${cart.cartId} for update`);
 
     const finished: string[] = [];
     const change = mutate(app, { ...cart }, "POST", "/items", chowderCup).then((response) => (finished.push("change"), response));
-    await untilWaiting("%update carts%");
+    await untilLockWait(db, "%update carts%");
     const logout = app.call("DELETE", "/customer/logout", { headers: { ...bearer(token), "Idempotency-Key": idemKey() } }).then((response) => (finished.push("logout"), response));
-    const logoutWaits = untilWaiting("%customer_sessions%for update%").then(() => "waiting");
+    const logoutWaits = untilLockWait(db, "%customer_sessions%for update%").then(() => "waiting");
     expect(await Promise.race([logoutWaits, logout.then(() => "answered")])).toBe("waiting");
     expect(finished).toEqual([]);
 
-    release();
-    await holder;
+    await release();
     const [changed, out] = await Promise.all([change, logout]);
     expect(changed.status, changed.text).toBe(200);
     expect(out.status, out.text).toBe(200);

@@ -4,6 +4,7 @@ import { queryRows } from "../../db/rows";
 import { keyLockId } from "../../server/services/idempotency";
 import { chowderCup } from "../checkout-helpers";
 import { createTestApp, idemKey, startCart, type TestApp } from "../harness";
+import { holdInTransaction } from "../lock-helpers";
 
 /**
  * Retries of a write that committed long ago may arrive together (a client's retry storm, two
@@ -33,16 +34,7 @@ describe("a retry of a committed write while another holds its key's lock", () =
     const [record] = await queryRows<{ scope: string }>(db, sql`select scope from idempotency_records where key = ${key}`);
     expect(record).toBeDefined();
 
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked: () => void = () => undefined;
-    const lockHeld = new Promise<void>((resolve) => (locked = resolve));
-    const holder = db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${keyLockId(record?.scope ?? "", key)})`);
-      locked();
-      await released;
-    });
-    await lockHeld;
+    const release = await holdInTransaction(db, sql`select pg_advisory_xact_lock(${keyLockId(record?.scope ?? "", key)})`);
     try {
       const retry = await send();
       expect(retry.status, retry.text).toBe(200);
@@ -50,8 +42,7 @@ describe("a retry of a committed write while another holds its key's lock", () =
       expect(retry.headers.get("etag")).toBe(original.headers.get("etag"));
       expect(retry.headers.get("idempotent-replayed")).toBe("true");
     } finally {
-      release();
-      await holder;
+      await release();
     }
   });
 
@@ -68,16 +59,7 @@ describe("a retry of a committed write while another holds its key's lock", () =
     expect(probe.status).toBe(200);
     const [scope] = await queryRows<{ scope: string }>(db, sql`select scope from idempotency_records where key = ${probeKey}`);
     expect(scope).toBeDefined();
-    let release: () => void = () => undefined;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    let locked: () => void = () => undefined;
-    const lockHeld = new Promise<void>((resolve) => (locked = resolve));
-    const holder = db.transaction(async (tx) => {
-      await tx.execute(sql`select pg_advisory_xact_lock(${keyLockId(scope?.scope ?? "", key)})`);
-      locked();
-      await released;
-    });
-    await lockHeld;
+    const release = await holdInTransaction(db, sql`select pg_advisory_xact_lock(${keyLockId(scope?.scope ?? "", key)})`);
     try {
       const busy = await app.call("POST", `/locations/${cart.locationId}/carts/${cart.cartId}/items`, {
         headers: { "X-Cart-Token": cart.token, "If-Match": probe.headers.get("etag") ?? "", "Idempotency-Key": key },
@@ -87,8 +69,7 @@ describe("a retry of a committed write while another holds its key's lock", () =
       expect(busy.body).toMatchObject({ code: "IDEMPOTENCY_IN_PROGRESS" });
       expect(busy.headers.get("retry-after")).toBe("1");
     } finally {
-      release();
-      await holder;
+      await release();
     }
   });
 });
