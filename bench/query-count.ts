@@ -98,7 +98,7 @@ export type InProcessApp = {
 /** The real REST handler in-process over one counting connection (see openCountingDatabase). */
 export async function openInProcessApp(url: string): Promise<InProcessApp> {
   const { handle, statements } = await openCountingDatabase(url);
-  const env = parseEnv({ NODE_ENV: "production", AUTH_SECRET: BENCH_AUTH_SECRET, DATABASE_URL: url, RATE_LIMIT_MAX: "100000000", CLIENT_IP_SOURCE: "socket", LOG_LEVEL: "warn" });
+  const env = parseEnv({ NODE_ENV: "production", AUTH_SECRET: BENCH_AUTH_SECRET, DATABASE_URL: url, RATE_LIMIT_MAX: "100000000", CLIENT_IP_SOURCE: "socket", LOG_LEVEL: "warn", SIMULATED_PAYMENTS: "true" });
   // Built like the app's (so integrations added to AppDeps come along), then given the counting
   // database; the pool buildDeps opened never connected (postgres-js connects lazily).
   const built = await buildDeps(env);
