@@ -35,15 +35,23 @@ export type KindRules = {
   ifMatch: boolean;
   requestHeaders: z.ZodObject;
   errorStatuses: readonly number[];
+  /**
+   * A write made with a customer's bearer token commits only while the customer's session is live,
+   * checked in the committing transaction with the session row held (FOR SHARE) until the commit, so
+   * that no such write commits after a logout has answered. Not a payment report (checkout): the card
+   * processor may already have taken the money, and the report must be recorded whatever happened
+   * to the session since.
+   */
+  liveSessionAtCommit: boolean;
 };
 
 export const kindRules: Record<OperationKind, KindRules> = {
-  anonymousRead: { credential: "none", idempotencyKey: false, ifMatch: false, requestHeaders: readHeaders, errorStatuses: [400, 404, 429, 500, 503] },
-  anonymousWrite: { credential: "none", idempotencyKey: true, ifMatch: false, requestHeaders: writeHeaders, errorStatuses: [400, 404, 409, 429, 500, 503] },
-  cartRead: { credential: "cart", idempotencyKey: false, ifMatch: false, requestHeaders: cartReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503] },
-  cartMutation: { credential: "cart", idempotencyKey: true, ifMatch: true, requestHeaders: cartWriteHeaders, errorStatuses: [400, 401, 403, 404, 409, 428, 429, 500, 503] },
-  checkout: { credential: "cart", idempotencyKey: true, ifMatch: false, requestHeaders: cartCheckoutHeaders, errorStatuses: [400, 401, 403, 404, 409, 429, 500, 503] },
-  receiptRead: { credential: "receipt", idempotencyKey: false, ifMatch: false, requestHeaders: receiptReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503] },
-  customerRead: { credential: "customer", idempotencyKey: false, ifMatch: false, requestHeaders: customerReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503] },
-  customerMutation: { credential: "customer", idempotencyKey: true, ifMatch: false, requestHeaders: customerWriteHeaders, errorStatuses: [400, 401, 403, 404, 409, 429, 500, 503] },
+  anonymousRead: { credential: "none", idempotencyKey: false, ifMatch: false, requestHeaders: readHeaders, errorStatuses: [400, 404, 429, 500, 503], liveSessionAtCommit: false },
+  anonymousWrite: { credential: "none", idempotencyKey: true, ifMatch: false, requestHeaders: writeHeaders, errorStatuses: [400, 404, 409, 429, 500, 503], liveSessionAtCommit: false },
+  cartRead: { credential: "cart", idempotencyKey: false, ifMatch: false, requestHeaders: cartReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503], liveSessionAtCommit: false },
+  cartMutation: { credential: "cart", idempotencyKey: true, ifMatch: true, requestHeaders: cartWriteHeaders, errorStatuses: [400, 401, 403, 404, 409, 428, 429, 500, 503], liveSessionAtCommit: true },
+  checkout: { credential: "cart", idempotencyKey: true, ifMatch: false, requestHeaders: cartCheckoutHeaders, errorStatuses: [400, 401, 403, 404, 409, 429, 500, 503], liveSessionAtCommit: false },
+  receiptRead: { credential: "receipt", idempotencyKey: false, ifMatch: false, requestHeaders: receiptReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503], liveSessionAtCommit: false },
+  customerRead: { credential: "customer", idempotencyKey: false, ifMatch: false, requestHeaders: customerReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503], liveSessionAtCommit: false },
+  customerMutation: { credential: "customer", idempotencyKey: true, ifMatch: false, requestHeaders: customerWriteHeaders, errorStatuses: [400, 401, 403, 404, 409, 429, 500, 503], liveSessionAtCommit: true },
 };

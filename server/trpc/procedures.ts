@@ -9,7 +9,7 @@ import { middleware, procedure, type StorefrontMeta } from "./init";
 import { credentials, kindRules, type OperationKind } from "./operation-kinds";
 import { responseSchema } from "./response-validation";
 import { cartReadAhead } from "../services/cart-access";
-import { readSessionAhead, type SessionLock } from "../services/customers/principal";
+import { readSessionAhead, requireLiveSession, type SessionLock } from "../services/customers/principal";
 
 /**
  * Procedures, one builder per way an operation runs. Each takes the operation's meta (its kind, from
@@ -100,11 +100,24 @@ function writeRules(options: WriteOptions) {
       return proceed({ kind: "replay", body: outcome.body });
     };
 
+    // A customer's write commits only while the session lives (operation-kinds.ts liveSessionAtCommit).
+    const sessionChecked = async (tx: Tx) => {
+      if (rules.liveSessionAtCommit) await requireLiveSession(ctx, tx);
+    };
+
     if (options.mode === "commit") {
       const stored = await storedOutcome(ctx.deps, request);
       if (stored) return replay(stored);
       const commit: Commit = async (execute) => {
-        const outcome = await runIdempotent(ctx.deps, request, async (tx) => outcomeOf(await execute(tx)));
+        const outcome = await runIdempotent(
+          ctx.deps,
+          request,
+          async (tx) => {
+            await sessionChecked(tx);
+            return outcomeOf(await execute(tx));
+          },
+          rules.liveSessionAtCommit ? (tx) => readSessionAhead(ctx, tx) : undefined,
+        );
         if (outcome.replayed) answer(ctx, outcome);
         return outcome.body as Awaited<ReturnType<typeof execute>>;
       };
@@ -124,6 +137,7 @@ function writeRules(options: WriteOptions) {
       ctx.deps,
       request,
       async (tx) => {
+        await sessionChecked(tx);
         const result = await proceed({ kind: "transaction", tx });
         // A failed write rolls back with its record: rethrown here, inside the transaction.
         if (!result.ok) throw result.error;

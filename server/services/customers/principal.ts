@@ -84,6 +84,16 @@ export function readSessionAhead(ctx: RequestContext, tx: Executor, lock: Sessio
   authenticateCustomer(ctx, tx, lock).catch(() => undefined);
 }
 
+/**
+ * In the transaction that commits a write made with the customer's bearer token (and no cart token,
+ * which would win): 401 unless the session is still live, the row held until the commit (see
+ * SessionLock). Answered from the read sent with the key's claim when there was one.
+ */
+export async function requireLiveSession(ctx: RequestContext, tx: Executor): Promise<void> {
+  if (!ctx.credential.bearer || ctx.credential.cartToken) return;
+  await authenticateCustomer(ctx, tx);
+}
+
 async function resolvePrincipal(ctx: RequestContext, db: Executor, lock: SessionLock): Promise<CustomerPrincipal> {
   if (!ctx.credential.bearer) throw new AppError("UNAUTHORIZED", "Sign in first: send Authorization: Bearer <customer token>");
   const claims = await bearerClaims(ctx);
