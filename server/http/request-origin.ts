@@ -7,11 +7,11 @@
  */
 export function requestOrigin(request: Request, url: URL): string {
   const host = request.headers.get("host");
-  if (!host) return url.origin;
+  // A Host that carries more than a host and port (a path, credentials, a query) is not one.
+  if (!host || /[/@?#\\\s]/.test(host)) return url.origin;
   try {
-    const origin = new URL(`${url.protocol}//${host}`);
-    // A Host that carries more than a host and port (a path, credentials) is not one.
-    return origin.host === host.toLowerCase() ? origin.origin : url.origin;
+    // The origin as URL writes it: lower case, a default port dropped (Host: shop.example.com:80).
+    return new URL(`${url.protocol}//${host}`).origin;
   } catch {
     return url.origin;
   }
