@@ -1,4 +1,4 @@
-import { validationError } from "../errors";
+import { AppError, validationError } from "../errors";
 
 /**
  * Deepest nesting of arrays and objects a request body may have. The deepest body the API takes is
@@ -48,8 +48,8 @@ export async function readBoundedBytes(request: Request, maxBytes: number): Prom
 async function readChunk(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<ReadableStreamReadResult<Uint8Array>> {
   try {
     return await reader.read();
-  } catch {
-    throw validationError("The request body did not arrive whole: the connection closed before it ended", [{ path: "body", message: "incomplete" }]);
+  } catch (cause) {
+    throw new AppError("VALIDATION_ERROR", "The request body did not arrive whole: the connection closed before it ended", { details: { fields: [{ path: "body", message: "incomplete" }] }, cause });
   }
 }
 
