@@ -21,6 +21,13 @@ async function main(): Promise<number> {
     return 2;
   }
   const deps = await buildDeps(env);
+  if (deps.payments.name === "simulated" && (name === "all" || name === "reconcile-payments")) {
+    // Its payments live in the server's memory: this process would find none and take every one for lost.
+    console.error("[jobs] the simulated card processor keeps its payments in the server's memory, which this process cannot see: run reconcile-payments (or all) through the server. Use: curl -fsS -H \"Authorization: Bearer $CRON_SECRET\" http://127.0.0.1:3000/api/jobs/" + name);
+    await deps.rateLimiter.close?.();
+    await deps.database.close();
+    return 2;
+  }
   try {
     const reports = name === "all" ? await runAllJobs(deps) : [await runJob(deps, name)];
     for (const report of reports) console.log(JSON.stringify(report));

@@ -1,10 +1,10 @@
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { migrate, openPostgres } from "../../db/open";
+import { runCli } from "../cli";
 import { ADMIN_URL, databaseUrl } from "../postgres-template";
 
 /**
@@ -30,24 +30,7 @@ async function emptyDatabase(): Promise<string> {
   return databaseUrl(name);
 }
 
-function migrateCli(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "db/migrate-cli.ts"], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", NODE_ENV: "production", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-    child.once("error", reject);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
+const migrateCli = (env: Record<string, string>) => runCli("db/migrate-cli.ts", [], { NODE_ENV: "production", ...env });
 
 async function inspect(url: string) {
   const sql = postgres(url, { max: 1, onnotice: () => undefined });
