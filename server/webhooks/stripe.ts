@@ -4,6 +4,7 @@ import { toAppError } from "../errors-map";
 import { depsOrErrorResponse, errorResponse, logUnexpected } from "../http/error-response";
 import { clientIp } from "../http/client-ip";
 import { applyRateLimit } from "../http/rate-limit";
+import { readBoundedBytes } from "../http/json-body";
 import { newRequestId } from "../http/request-id";
 import { isWebhookSignatureError } from "../integrations/payments/types";
 import { logger } from "../log";
@@ -26,8 +27,9 @@ const MAX_WEBHOOK_BYTES = 512 * 1024;
 export async function handleStripeWebhook(deps: AppDeps, request: Request, requestId: string = newRequestId()): Promise<Response> {
   const headers = { "X-Request-Id": requestId };
   try {
-    const bytes = new Uint8Array(await request.arrayBuffer());
-    if (bytes.byteLength > MAX_WEBHOOK_BYTES) throw validationError("The webhook body is too large");
+    // Bounded while it is read (a declared length past the limit is refused unread): the body is not
+    // yet authenticated, and a sender must not make the process hold 300 MB to learn it is too large.
+    const bytes = await readBoundedBytes(request, MAX_WEBHOOK_BYTES);
     const rawBody = new TextDecoder("utf-8").decode(bytes);
     let event;
     try {
