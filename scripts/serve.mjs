@@ -75,9 +75,13 @@ function withMethod(request, method) {
   });
 }
 
-// The scheme of the URL the handler sees, by Next's rule (next-server.js attachRequestMeta), so that
-// both mounts build the same links (server/http/request-origin.ts).
+// The URL the handler sees is built as Next builds it (next-server.js attachRequestMeta): the scheme
+// from X-Forwarded-Proto, then the address this server listens on, then the request's path. Never from
+// the Host header, which a client may fill with a path of its own ("Host: x/api/v1/storefront/other?")
+// and so choose the operation. The client's host is read from the header where a link needs it
+// (server/http/request-origin.ts), on both mounts alike.
 const requestScheme = (req) => (req.headers["x-forwarded-proto"]?.includes("https") ? "https" : "http");
+const listenAddress = `${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
 
 const requestId = () => `req_${randomBytes(12).toString("base64url")}`;
 
@@ -104,7 +108,7 @@ async function serveRest(req, res) {
   try {
     // fetch's Request refuses to carry TRACE, TRACK and CONNECT; the handler still has to answer them (405).
     const forbidden = FETCH_FORBIDDEN_METHODS.has(req.method);
-    const request = new Request(`${requestScheme(req)}://${req.headers.host ?? "localhost"}${req.url}`, {
+    const request = new Request(`${requestScheme(req)}://${listenAddress}${req.url}`, {
       method: forbidden ? "GET" : req.method,
       headers,
       body: hasBody && !forbidden ? Readable.toWeb(req) : undefined,

@@ -37,6 +37,20 @@ const OWN_HEADERS = new Set(["x-request-id", "date", "connection", "keep-alive",
 
 type Answer = { status: number; headers: Record<string, string>; body: string };
 
+/** A GET over node:http, which sends the Host header given (fetch always sends the URL's). */
+function withHost(server: Server, path: string, headers: Record<string, string>): Promise<{ status: number; etag: string | undefined; body: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(`${server.url}${PREFIX}${path}`);
+    const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers }, (response) => {
+      let body = "";
+      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      response.on("end", () => resolve({ status: response.statusCode ?? 0, etag: response.headers.etag, body }));
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
 async function answer(server: Server, path: string, init: RequestInit = {}): Promise<Answer> {
   const response = await fetch(`${server.url}${PREFIX}${path}`, { ...init, headers: { "accept-encoding": "gzip, br", ...(init.headers as Record<string, string>) } });
   const text = await response.text();
@@ -84,18 +98,7 @@ describe("the direct and the Next mount of the REST API", () => {
   });
 
   it("link to the host the client addressed, with the scheme X-Forwarded-Proto names, not the address the server listens on", async () => {
-    // fetch always sends the URL's host, so these go over node:http, which sends the Host given.
-    const read = (server: Server, headers: Record<string, string>) =>
-      new Promise<{ status: number; etag: string | undefined; body: string }>((resolve, reject) => {
-        const url = new URL(`${server.url}${PREFIX}/locations/${LOCATION}/redirect`);
-        const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers }, (response) => {
-          let body = "";
-          response.on("data", (chunk: Buffer) => (body += chunk.toString()));
-          response.on("end", () => resolve({ status: response.statusCode ?? 0, etag: response.headers.etag, body }));
-        });
-        request.on("error", reject);
-        request.end();
-      });
+    const read = (server: Server, headers: Record<string, string>) => withHost(server, `/locations/${LOCATION}/redirect`, headers);
     for (const [headers, url] of [
       [{ host: "shop.example.com" }, "http://shop.example.com/l/harbor-kitchen-downtown"],
       [{ host: "shop.example.com:8443", "x-forwarded-proto": "https" }, "https://shop.example.com:8443/l/harbor-kitchen-downtown"],
@@ -104,6 +107,15 @@ describe("the direct and the Next mount of the REST API", () => {
       expect(second, JSON.stringify(headers)).toEqual(first);
       expect(first.status).toBe(200);
       expect(JSON.parse(first.body)).toMatchObject({ url });
+    }
+  });
+
+  it("run the operation the path names, whatever the Host header holds", async () => {
+    for (const host of [`localhost/api/v1/storefront/locations/loc_dune_grill_marina/gratuity?`, "shop.example.com, evil.example.com", "x@evil.example.com"]) {
+      const [first, second] = [await withHost(direct, `/locations/${LOCATION}/menus`, { host }), await withHost(viaNext, `/locations/${LOCATION}/menus`, { host })];
+      expect(second, host).toEqual(first);
+      expect(first.status, host).toBe(200);
+      expect(JSON.parse(first.body), host).toHaveProperty("menus");
     }
   });
 
