@@ -36,11 +36,13 @@ export type KindRules = {
   requestHeaders: z.ZodObject;
   errorStatuses: readonly number[];
   /**
-   * A write made with a customer's bearer token commits only while the customer's session is live,
-   * checked in the committing transaction with the session row held (FOR SHARE) until the commit, so
-   * that no such write commits after a logout has answered. Not a payment report (checkout): the card
-   * processor may already have taken the money, and the report must be recorded whatever happened
-   * to the session since.
+   * A write made with a customer's bearer token that runs in one transaction commits only while the
+   * customer's session is live, checked in that transaction with the session row held (FOR SHARE)
+   * until the commit, so that no such write commits after a logout has answered. A write that acts at
+   * an outside service before its commit (the card processor, the courier) is checked before that
+   * call and recorded whatever happens to the session during it: its effect has taken place, and
+   * refusing it at the commit would answer 401 for a change that was made. Never for a payment report
+   * (checkout), whatever its mode.
    */
   liveSessionAtCommit: boolean;
 };

@@ -100,24 +100,12 @@ function writeRules(options: WriteOptions) {
       return proceed({ kind: "replay", body: outcome.body });
     };
 
-    // A customer's write commits only while the session lives (operation-kinds.ts liveSessionAtCommit).
-    const sessionChecked = async (tx: Tx) => {
-      if (rules.liveSessionAtCommit) await requireLiveSession(ctx, tx);
-    };
-
     if (options.mode === "commit") {
       const stored = await storedOutcome(ctx.deps, request);
       if (stored) return replay(stored);
       const commit: Commit = async (execute) => {
-        const outcome = await runIdempotent(
-          ctx.deps,
-          request,
-          async (tx) => {
-            await sessionChecked(tx);
-            return outcomeOf(await execute(tx));
-          },
-          rules.liveSessionAtCommit ? (tx) => readSessionAhead(ctx, tx) : undefined,
-        );
+        // No session check here: the effect at the outside service has taken place (operation-kinds.ts liveSessionAtCommit).
+        const outcome = await runIdempotent(ctx.deps, request, async (tx) => outcomeOf(await execute(tx)));
         if (outcome.replayed) answer(ctx, outcome);
         return outcome.body as Awaited<ReturnType<typeof execute>>;
       };
@@ -137,7 +125,8 @@ function writeRules(options: WriteOptions) {
       ctx.deps,
       request,
       async (tx) => {
-        await sessionChecked(tx);
+        // A customer's write commits only while the session lives (operation-kinds.ts liveSessionAtCommit).
+        if (rules.liveSessionAtCommit) await requireLiveSession(ctx, tx);
         const result = await proceed({ kind: "transaction", tx });
         // A failed write rolls back with its record: rethrown here, inside the transaction.
         if (!result.ok) throw result.error;

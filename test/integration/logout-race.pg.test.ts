@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { queryRows } from "../../db/rows";
-import { chowderCup, paymentSession, type CartBody, type CheckoutCart } from "../checkout-helpers";
-import { bearer, readCartAs, signIn, startCustomerCart } from "../customer-helpers";
+import { chowderCup } from "../checkout-helpers";
+import { bearer, freshPhone, latestCode, readCartAs, signIn, startCustomerCart } from "../customer-helpers";
 import { createTestApp, idemKey, mutate, type TestApp } from "../harness";
 import { holdInTransaction, untilLockWait } from "../lock-helpers";
 
@@ -45,25 +45,27 @@ describe("a logout while the customer's cart change is under way", () => {
     expect((await readCartAs(app, cart)).status).toBe(401);
   });
 
-  it("holds for a write that calls an outside service first: a payment session under way commits before the logout answers", async () => {
-    const { token } = await signIn(app);
-    const handle = await startCustomerCart(app, token);
-    const added = await mutate(app, handle, "POST", "/items", chowderCup);
-    expect(added.status, added.text).toBe(200);
-    const cart: CheckoutCart = { ...handle, quoteFingerprint: (added.body as CartBody).quoteFingerprint, total: 0 };
+  it("holds for a phone confirmation, whose commit follows its checks in a transaction of its own", async () => {
+    const { token, customer } = await signIn(app);
+    const phone = freshPhone();
+    const started = await app.call("POST", "/customer/phone-verification", { headers: { ...bearer(token), "Idempotency-Key": idemKey() }, body: { phoneNumber: phone } });
+    expect(started.status, started.text).toBe(200);
+    const { methodId } = started.body as { methodId: string };
+    const otp = await latestCode(app, phone);
     const db = app.deps.database.db;
-    // The payment session's commit (after the card processor's intent) waits on the cart's row.
-    const release = await holdInTransaction(db, sql`select 1 from carts where id = ${cart.cartId} for no key update`);
+    // The confirmation's commit updates the customer: held here, it waits with the session already read.
+    const release = await holdInTransaction(db, sql`select 1 from customers where id = ${customer.id} for update`);
     const finished: string[] = [];
-    const session = paymentSession(app, cart).then((response) => (finished.push("payment session"), response));
-    await untilLockWait(db, '%update "carts"%');
+    const confirming = app
+      .call("POST", "/customer/phone-verification/confirmation", { headers: { ...bearer(token), "Idempotency-Key": idemKey() }, body: { phoneNumber: phone, methodId, otp } })
+      .then((response) => (finished.push("confirmation"), response));
+    await untilLockWait(db, '%update "customers"%');
     const logout = app.call("DELETE", "/customer/logout", { headers: { ...bearer(token), "Idempotency-Key": idemKey() } }).then((response) => (finished.push("logout"), response));
     expect(await Promise.race([untilLockWait(db, "%customer_sessions%for update%").then(() => "waiting"), logout.then(() => "answered")])).toBe("waiting");
     await release();
-    const [created, out] = await Promise.all([session, logout]);
-    expect(created.status, created.text).toBe(200);
-    expect(out.status, out.text).toBe(200);
-    expect(finished).toEqual(["payment session", "logout"]);
+    const [confirmed, out] = await Promise.all([confirming, logout]);
+    expect([confirmed.status, out.status]).toEqual([200, 200]);
+    expect(finished).toEqual(["confirmation", "logout"]);
   });
 
   // The next two held before the session lock too: they pin what must not change with it.
