@@ -5,6 +5,7 @@ import { normalisePhoneNumber } from "../../domain/identifiers";
 import { AppError, validationError } from "../../errors";
 import type { CustomerSessionView } from "../../schemas/customer";
 import type { CommittingWrite, TransactionalWrite } from "../operation-context";
+import { violatesUnique } from "../../../db/unique-violation";
 import { checkChallenge, issueChallenge, markUsed } from "./challenges";
 import { findMerchantById, type SignInMerchant } from "./merchant";
 import { authenticateCustomer } from "./principal";
@@ -24,10 +25,10 @@ async function requireNumberFree(tx: Tx, merchantId: string, phone: string, cust
     .from(customers)
     .where(and(eq(customers.merchantId, merchantId), eq(customers.phoneNumber, phone), eq(customers.phoneNumberVerified, true), ne(customers.id, customerId)))
     .limit(1);
-  if (taken) {
-    throw new AppError("RESOURCE_CONFLICT", "This phone number is already verified on another account at this merchant", { details: { reason: "PHONE_NUMBER_IN_USE" } });
-  }
+  if (taken) throw phoneNumberInUse();
 }
+
+const phoneNumberInUse = () => new AppError("RESOURCE_CONFLICT", "This phone number is already verified on another account at this merchant", { details: { reason: "PHONE_NUMBER_IN_USE" } });
 
 /**
  * POST /customer/phone-verification: sends a code by SMS to the number the signed-in customer wants
@@ -73,14 +74,21 @@ export async function confirmPhoneVerification(ctx: CommittingWrite, input: { ph
   });
 
   return ctx.commit(async (tx) => {
+    // Nothing outside has happened yet: a logout since the checks above stops this (held until the commit).
+    await authenticateCustomer(ctx, tx);
     const now = ctx.deps.now();
     await markUsed(tx, challenge.id, now);
     await requireNumberFree(tx, merchant.id, phone, principal.customerId);
+    // A sign-in by this number may create its customer, verified, after the check above: the unique
+    // index then refuses this update, which is the same conflict.
     const [updated] = await tx
       .update(customers)
       .set({ phoneNumber: phone, phoneNumberVerified: true, updatedAt: now })
       .where(eq(customers.id, principal.customerId))
-      .returning();
+      .returning()
+      .catch((error: unknown) => {
+        throw violatesUnique(error, "customers_merchant_verified_phone_idx") ? phoneNumberInUse() : error;
+      });
     if (!updated) throw new Error("the signed-in customer vanished");
     const token = await renewToken(ctx.deps, principal);
     Object.assign(ctx.response.headers, { "cache-control": "private, no-store" });
