@@ -41,6 +41,8 @@ export const productionBuildFiles = [
   "test/integration/compare-and-set-lost.pg.test.ts",
   "test/integration/logout-race.pg.test.ts",
   "test/integration/replay-while-key-locked.pg.test.ts",
+  "test/integration/phone-verification-race.pg.test.ts",
+  "test/integration/otp-code-reuse.test.ts",
   "test/integration/fuzz.test.ts",
 ];
 

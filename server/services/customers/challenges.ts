@@ -120,7 +120,8 @@ export type ChallengeProof = Omit<ChallengeSubject, "merchant" | "field"> & { me
  *    OTP_MAX_ATTEMPTS). None left, expired, used or replaced: 401, and even the right code fails.
  * 3. Merchant, purpose, identifier, customer and code (HMAC, constant-time) must all match; a
  *    mismatch is 401, and counts against the identifier only when the methodId names a challenge
- *    issued to that identifier. A made-up methodId (or someone else's) cannot lock a victim out: no
+ *    issued to that identifier and the code is not that challenge's (the right code of a used one is
+ *    no guess: see guessedAt). A made-up methodId (or someone else's) cannot lock a victim out: no
  *    code exists for it, so guessing cannot succeed, and the per-address rate limit bounds the volume.
  *
  * A match returns the challenge, still pending: the caller marks it used (`markUsed`) in the
@@ -161,7 +162,7 @@ export async function checkChallenge(ctx: RequestContext, proof: ChallengeProof)
       otpCodeMatches(env.secret, challenge.id, proof.code, challenge.codeHash);
     if (matches) return { kind: "match", challenge };
 
-    if (await issuedTo(tx, proof.methodId, key, challenge)) {
+    if (await guessedAt(tx, env.secret, proof, key, challenge)) {
       await tx.insert(otpFailures).values({ id: newId("otpf"), identifierKey: key, challengeId: proof.methodId, failedAt: now });
     }
     return { kind: "mismatch", challenge };
@@ -178,11 +179,16 @@ export async function checkChallenge(ctx: RequestContext, proof: ChallengeProof)
 
 type CheckOutcome = { kind: "limited"; oldest: Date | null } | { kind: "match"; challenge: ChallengeRow } | { kind: "mismatch"; challenge: ChallengeRow | undefined };
 
-/** Whether `methodId` names a challenge issued to this identifier (live or not): only then does a wrong code count against it. */
-async function issuedTo(tx: Tx, methodId: string, key: string, reserved: ChallengeRow | undefined): Promise<boolean> {
+/**
+ * Whether a refused proof was a guess at a code issued to this identifier, which counts against it:
+ * `methodId` names such a challenge (live or not), and the code is not its code. The right code for
+ * a challenge no longer live (used, expired, replaced) is no guess: it is what overlapping retries of
+ * one successful sign-in send once the first has used the code, and it must not lock the customer out.
+ */
+async function guessedAt(tx: Tx, secret: string, proof: ChallengeProof, key: string, reserved: ChallengeRow | undefined): Promise<boolean> {
   if (reserved) return reserved.identifierKey === key;
-  const [row] = await tx.select({ identifierKey: otpChallenges.identifierKey }).from(otpChallenges).where(eq(otpChallenges.id, methodId));
-  return row?.identifierKey === key;
+  const [row] = await tx.select({ identifierKey: otpChallenges.identifierKey, codeHash: otpChallenges.codeHash }).from(otpChallenges).where(eq(otpChallenges.id, proof.methodId));
+  return row?.identifierKey === key && !otpCodeMatches(secret, proof.methodId, proof.code, row.codeHash);
 }
 
 function deadChallenge(): AppError {
