@@ -1,8 +1,6 @@
-import { randomBytes } from "node:crypto";
-import postgres from "postgres";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { ownDatabase } from "../after-build/servers";
 import { runCli } from "../cli";
-import { ADMIN_URL, databaseUrl } from "../postgres-template";
 
 /**
  * `npm run jobs` is a process of its own. With the simulated card processor, whose payments live in
@@ -10,27 +8,25 @@ import { ADMIN_URL, databaseUrl } from "../postgres-template";
  * refuses reconcile-payments (and all) and points at the server's job route; jobs that do not touch
  * the processor still run. Postgres only (the CLI refuses the embedded PGlite anyway).
  */
-let url: string;
+let database: Awaited<ReturnType<typeof ownDatabase>>;
 beforeAll(async () => {
-  const run = inject("postgresRun");
-  const name = `${run.prefix}_jobs_cli_${randomBytes(4).toString("hex")}`;
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => undefined });
-  await admin.unsafe(`create database ${name} template ${run.template}`);
-  await admin.end();
-  url = databaseUrl(name);
+  database = await ownDatabase("jobs_cli", inject("postgresRun"));
+});
+afterAll(async () => {
+  await database.drop();
 });
 
 describe("npm run jobs with the simulated card processor", () => {
   it("refuses to reconcile payments it cannot see, pointing at the server's job route", async () => {
     for (const job of ["reconcile-payments", "all"]) {
-      const { code, output } = await runCli("server/jobs/cli.ts", [job], { NODE_ENV: "development", DATABASE_URL: url, LOG_LEVEL: "warn" });
+      const { code, output } = await runCli("server/jobs/cli.ts", [job], { NODE_ENV: "development", DATABASE_URL: database.url, LOG_LEVEL: "warn" });
       expect(code, output).toBe(2);
       expect(output).toMatch(new RegExp(`simulated card processor .*/api/jobs/${job}$`, "m"));
     }
   });
 
   it("runs a job that does not touch the card processor", async () => {
-    const { code, output } = await runCli("server/jobs/cli.ts", ["expire-carts"], { NODE_ENV: "development", DATABASE_URL: url, LOG_LEVEL: "warn" });
+    const { code, output } = await runCli("server/jobs/cli.ts", ["expire-carts"], { NODE_ENV: "development", DATABASE_URL: database.url, LOG_LEVEL: "warn" });
     expect(code, output).toBe(0);
     expect(output).toMatch(/"job":"expire-carts"/);
   });
