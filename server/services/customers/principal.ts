@@ -30,7 +30,8 @@ const principalByRequest = new WeakMap<PresentedCredential, WeakMap<Executor, { 
 /**
  * How a transaction reads the session row. "share": a write that acts for the customer holds it
  * until it commits, so a logout (which updates the row) waits for it, and a write that reads after a
- * logout committed sees the session ended: a write never commits after the logout has answered.
+ * logout committed sees the session ended: such a write never commits after the logout has answered
+ * (which writes: the kind's liveSessionAtCommit, server/trpc/operation-kinds.ts).
  * "update": the logout's own read (it changes the row: taking "share" first and then updating would
  * deadlock with a second logout of the same session doing the same). Outside a transaction, no lock.
  */
