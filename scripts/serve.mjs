@@ -81,7 +81,9 @@ function withMethod(request, method) {
 // and so choose the operation. The client's host is read from the header where a link needs it
 // (server/http/request-origin.ts), on both mounts alike.
 const requestScheme = (req) => (req.headers["x-forwarded-proto"]?.includes("https") ? "https" : "http");
-const listenAddress = `${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`;
+// An IPv6 zone ("%eth0") is not part of a URL's host, and an empty HOSTNAME listens everywhere.
+const urlHostname = hostname.split("%")[0] || "localhost";
+const listenAddress = `${urlHostname.includes(":") ? `[${urlHostname}]` : urlHostname}:${port}`;
 
 const requestId = () => `req_${randomBytes(12).toString("base64url")}`;
 
@@ -117,7 +119,7 @@ async function serveRest(req, res) {
     });
     response = await globalThis[REST_HANDLER](forbidden ? withMethod(request, req.method) : request);
   } catch (error) {
-    // Only a request the fetch API cannot represent (an invalid Host, say) gets here; the handler answers everything else itself.
+    // Only a request the fetch API cannot represent (a request target no URL can hold) gets here; the handler answers everything else itself.
     const answer = error instanceof TypeError ? envelope(400, "VALIDATION_ERROR", "The request cannot be read") : envelope(500, "INTERNAL_ERROR", "An unexpected error occurred. Quote the request id when reporting it.");
     if (answer.status === 500) console.error(JSON.stringify({ level: 50, msg: "REST mount failed", requestId: answer.headers["x-request-id"], err: String(error) }));
     res.writeHead(answer.status, answer.headers).end(req.method === "HEAD" ? undefined : answer.body);
