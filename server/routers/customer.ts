@@ -87,7 +87,7 @@ export const customerRouter = router({
         tags: authTags,
         summary: "Sign out: revokes the session at once",
         description:
-          "From the next request on, the token is refused with 401 everywhere. A change under way for this session that runs in one transaction (a cart change, say) commits before the logout answers, never after; one that reaches its commit later is refused with 401. A write that acts at an outside service before it commits (a payment session or a payment with the card processor, removing a saved card) is checked before that call and recorded whatever happens to the session during it, since its effect has taken place. A retry with the same Idempotency-Key replays the answer.",
+          "From the next request on, the token is refused with 401 everywhere. A change under way for this session that runs in one transaction (a cart change, say) commits before the logout answers, never after; one that reaches its commit later is refused with 401. A write that acts at the card processor before it commits (a payment session, a payment, removing a saved card) is checked before that call and recorded whatever happens to the session during it, since its effect has taken place; one that only asks the courier for a quote first (setting a delivery address) is refused with 401 at its commit, like a one-transaction write. A retry with the same Idempotency-Key replays the answer.",
       },
       [400, 401, 409, 429, 500, 503],
     ),

@@ -39,10 +39,12 @@ export type KindRules = {
    * A write made with a customer's bearer token that runs in one transaction commits only while the
    * customer's session is live, checked in that transaction with the session row held (FOR SHARE)
    * until the commit, so that no such write commits after a logout has answered. A write that acts at
-   * an outside service before its commit (the card processor, the courier) is checked before that
-   * call and recorded whatever happens to the session during it: its effect has taken place, and
-   * refusing it at the commit would answer 401 for a change that was made. Never for a payment report
-   * (checkout), whatever its mode.
+   * the card processor before its commit (payment session, payment, removing a saved card) is checked
+   * before that call and recorded whatever happens to the session during it: its effect has taken
+   * place, and refusing it at the commit would answer 401 for a change that was made. A write that
+   * only asks the courier for a quote first (set-delivery, validate-and-update) and the phone
+   * confirmation read the session again in their commit themselves (cart-preflight.ts,
+   * phone-verification.ts). Never for a payment report (checkout), whatever its mode.
    */
   liveSessionAtCommit: boolean;
 };

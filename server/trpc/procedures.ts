@@ -104,7 +104,7 @@ function writeRules(options: WriteOptions) {
       const stored = await storedOutcome(ctx.deps, request);
       if (stored) return replay(stored);
       const commit: Commit = async (execute) => {
-        // No session check here: the effect at the outside service has taken place (operation-kinds.ts liveSessionAtCommit).
+        // No session check by the kind here: the use case decides (operation-kinds.ts liveSessionAtCommit).
         const outcome = await runIdempotent(ctx.deps, request, async (tx) => outcomeOf(await execute(tx)));
         if (outcome.replayed) answer(ctx, outcome);
         return outcome.body as Awaited<ReturnType<typeof execute>>;

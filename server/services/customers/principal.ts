@@ -21,9 +21,10 @@ export type CustomerPrincipal = {
 // transaction (or once outside any), however many checks ask. Keyed by the request's credential
 // object: tRPC hands each middleware and the resolver a copy of the context, while the credential the
 // kind presented (server/trpc/procedures.ts) is the same object in all. The session is read again in
-// another transaction: a write that calls an outside service between its checks and its transaction
-// checks the session again in that transaction (../cart-preflight.ts), where a logout that committed
-// meanwhile must stop it.
+// another transaction: a write that asks the courier for a quote between its checks and its
+// transaction checks the session again in that transaction (../cart-preflight.ts), where a logout
+// that committed meanwhile must stop it; one that acts at the card processor does not (its effect
+// has taken place: server/trpc/operation-kinds.ts liveSessionAtCommit).
 const claimsByRequest = new WeakMap<PresentedCredential, Promise<CustomerTokenClaims | undefined>>();
 const principalByRequest = new WeakMap<PresentedCredential, WeakMap<Executor, { lock: SessionLock; principal: Promise<CustomerPrincipal> }>>();
 
