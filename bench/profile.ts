@@ -1,12 +1,13 @@
 /**
- * `npm run bench:profile [-- --requests=N] [-- --operation=add-item|ordering-session|get-cart] [-- --lines=N] [-- --save=file.cpuprofile]`
+ * `npm run bench:profile [-- --requests=N] [-- --operation=add-item|ordering-session|get-cart] [-- --lines=N] [-- --save=file.cpuprofile] [-- --cpu-only]`
  *
  * Where one operation's CPU goes: the real REST handler in-process (NODE_ENV=production) over one
  * Postgres connection, warmed up, then N requests under V8's sampling profiler (node:inspector).
  * Prints self time grouped by who owns the code (a package, our own folders, Node, GC), then the
  * heaviest functions. Load it into Chrome DevTools with --save for the call tree. `--lines=N`: add item
  * to a cart of N lines, each add merging into one of them (what grows with the cart). It measures
- * CPU only: the requests run one after another, so the database wait shows as idle.
+ * CPU only: the requests run one after another, so the database wait shows as idle. `--cpu-only`: no
+ * profiler, just the process's CPU time per request (user + system), for comparing two versions.
  */
 import "./quiet-logs";
 import { writeFileSync } from "node:fs";
@@ -16,16 +17,17 @@ import { openInProcessApp } from "./query-count";
 import { openCart } from "./phases/cart-session";
 import { BENCH_LOCATION_ID, idempotencyKey } from "./scenarios/common";
 
-type Options = { requests: number; operation: "add-item" | "ordering-session" | "get-cart"; lines: number; save?: string | undefined };
+type Options = { requests: number; operation: "add-item" | "ordering-session" | "get-cart"; lines: number; save?: string | undefined; cpuOnly: boolean };
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { requests: 1_500, operation: "add-item", lines: 0 };
+  const options: Options = { requests: 1_500, operation: "add-item", lines: 0, cpuOnly: false };
   for (const arg of argv) {
     const [name, value = ""] = arg.replace(/^--/, "").split("=");
     if (name === "requests") options.requests = Number(value);
     else if (name === "operation" && (value === "add-item" || value === "ordering-session" || value === "get-cart")) options.operation = value;
     else if (name === "save") options.save = value;
     else if (name === "lines") options.lines = Number(value);
+    else if (name === "cpu-only" && value === "") options.cpuOnly = true;
     else throw new Error(`unknown argument ${arg}`);
   }
   if (!Number.isInteger(options.requests) || options.requests < 1) throw new Error("--requests must be a positive integer");
@@ -119,6 +121,14 @@ async function main(): Promise<void> {
     if (options.operation === "get-cart") for (let line = 0; line < 3; line += 1) await cart.addItem(line);
     progress("warming up (500 requests)");
     for (let index = 0; index < 500; index += 1) await once();
+    if (options.cpuOnly) {
+      // Without the sampling profiler's own cost: the process's CPU time (user + system) over the requests.
+      const before = process.cpuUsage();
+      for (let index = 0; index < options.requests; index += 1) await once();
+      const used = process.cpuUsage(before);
+      process.stdout.write(`CPU per request (process): ${((used.user + used.system) / 1000 / options.requests).toFixed(3)} ms over ${options.requests} requests\n`);
+      return;
+    }
     const session = new Session();
     session.connect();
     await session.post("Profiler.enable");

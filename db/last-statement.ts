@@ -1,14 +1,12 @@
-import { is, type SQL } from "drizzle-orm";
+import { is } from "drizzle-orm";
 import { DrizzleQueryError } from "drizzle-orm/errors";
-import { PgDialect } from "drizzle-orm/pg-core";
 import { PostgresJsSession } from "drizzle-orm/postgres-js";
 import type { Tx } from "./client";
+import { drizzleSql, statementText, type Fragment } from "./fragment";
 import { queryRows } from "./rows";
 
 /** A statement's rows, or why it failed; never a rejection, since it is read after its transaction ended. */
 export type Settled<T> = { rows: T[] } | { error: Error };
-
-const dialect = new PgDialect();
 
 const settled = <T>(sent: PromiseLike<T[]>): Promise<Settled<T>> =>
   Promise.resolve(sent).then(
@@ -30,13 +28,13 @@ const settled = <T>(sent: PromiseLike<T[]>): Promise<Settled<T>> =>
  * migration 0005's deferred trigger. PGlite has no round trip to save: there the statement is
  * awaited before the body returns, and the result is the same.
  */
-export async function sendBeforeCommit<T>(tx: Tx, statement: SQL): Promise<{ result: Promise<Settled<T>> }> {
+export async function sendBeforeCommit<T>(tx: Tx, statement: Fragment): Promise<{ result: Promise<Settled<T>> }> {
   const session = tx._.session;
   if (!is(session, PostgresJsSession)) {
-    const result = await settled(queryRows<T>(tx, statement));
+    const result = await settled(queryRows<T>(tx, drizzleSql(statement)));
     return { result: Promise.resolve(result) };
   }
-  const { sql: text, params } = dialect.sqlToQuery(statement);
+  const { text, params } = statementText(statement);
   // The same error shape as a statement sent through drizzle (its cause is the driver's error).
   const sent = session.client.unsafe<T[]>(text, params as never[], { prepare: true }).then(
     (rows) => rows,

@@ -1,4 +1,5 @@
-import { getTableColumns, sql, type InferInsertModel, type SQL, type Table } from "drizzle-orm";
+import { getTableColumns, type InferInsertModel, type Table } from "drizzle-orm";
+import { Fragment, joinFragments } from "./fragment";
 
 /**
  * The SET list of an UPDATE, and the column and VALUES lists of an INSERT, of `values` (undefined
@@ -6,26 +7,36 @@ import { getTableColumns, sql, type InferInsertModel, type SQL, type Table } fro
  * encoded by its column as Drizzle encodes it (JSON text for jsonb, ISO text for timestamps).
  * Written here because Drizzle's builders walk every column of the table and check each value's
  * kind on every call; the hot path's cart writes paid that on each request (see ./projection.ts).
+ * They are fragments (./fragment.ts), which the hot path's last statement is composed of.
  * A column left out of an INSERT takes its SQL default, as with Drizzle.
  */
-export function setClause<T extends Table>(table: T, values: Partial<InferInsertModel<T>>): SQL {
-  return sql.join(
-    assignments(table, values).map(({ target, value }) => sql`${target.assign}${sql.param(value, target.column)}`),
-    sql`, `,
+export function setClause<T extends Table>(table: T, values: Partial<InferInsertModel<T>>): Fragment {
+  const given = assignments(table, values);
+  return new Fragment(
+    given.map(({ target }, index) => (index === 0 ? target.assign : `, ${target.assign}`)).concat(""),
+    given.map(({ target, value }) => columnValue(target.column, value)),
   );
 }
 
 /** `("a", "b") values ($1, $2)` for `insert into <table> ...`. */
-export function insertClause<T extends Table>(table: T, values: InferInsertModel<T>): SQL {
+export function insertClause<T extends Table>(table: T, values: InferInsertModel<T>): Fragment {
   const given = assignments(table, values);
-  const names = sql.raw(given.map(({ target }) => target.quoted).join(", "));
-  return sql`(${names}) values (${sql.join(
-    given.map(({ target, value }) => sql.param(value, target.column)),
-    sql`, `,
-  )})`;
+  const names = given.map(({ target }) => target.quoted).join(", ");
+  const list = joinFragments(
+    given.map(({ target, value }) => new Fragment(["", ""], [columnValue(target.column, value)])),
+    ", ",
+  );
+  return joinFragments([new Fragment([`(${names}) values (`], []), list, new Fragment([")"], [])], "");
 }
 
-type Target = { column: ReturnType<typeof getTableColumns>[string]; quoted: string; assign: SQL };
+type Column = ReturnType<typeof getTableColumns>[string];
+
+/** A value as the driver takes it for `column`: what Drizzle sends for `sql.param(value, column)`. */
+function columnValue(column: Column, value: unknown): unknown {
+  return value === null ? null : column.mapToDriverValue(value);
+}
+
+type Target = { column: Column; quoted: string; assign: string };
 const targetsByTable = new WeakMap<Table, Map<string, Target>>();
 
 function assignments(table: Table, values: Record<string, unknown>): { target: Target; value: unknown }[] {
@@ -48,7 +59,7 @@ function targets(table: Table): Map<string, Target> {
     const computed = Object.values(getTableColumns(table)).find((column) => column.defaultFn !== undefined || column.onUpdateFn !== undefined);
     if (computed) throw new Error(`write clause: column ${computed.name} has a $defaultFn or $onUpdate, which this clause would skip`);
     found = new Map(
-      Object.entries(getTableColumns(table)).map(([field, column]) => [field, { column, quoted: `"${column.name}"`, assign: sql.raw(`"${column.name}" = `) }]),
+      Object.entries(getTableColumns(table)).map(([field, column]) => [field, { column, quoted: `"${column.name}"`, assign: `"${column.name}" = ` }]),
     );
     targetsByTable.set(table, found);
   }

@@ -1,7 +1,8 @@
 import type { CartChange, MutationScope } from "./cart-change";
-import { eq, getTableColumns, sql } from "drizzle-orm";
+import { eq, getTableColumns } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { carts } from "../../db/schema";
+import { fragment } from "../../db/fragment";
 import { insertClause, setClause } from "../../db/write-clauses";
 import type { CartLine } from "../domain/cart-types";
 import { type FulfilmentMethod } from "../domain/catalog-types";
@@ -90,7 +91,7 @@ export async function insertCart(
   // The use case's last statement (./idempotency.ts, lastWrite): it goes with the stored answer. The
   // row is what was written, every column left out null; test/integration/mutation-answers.test.ts
   // shows the answer is the cart a GET reads after it.
-  await lastWrite(tx, sql`insert into carts ${insertClause(carts, values)} returning 1`, () => Promise.reject(new Error("the cart insert wrote no row")));
+  await lastWrite(tx, fragment`insert into carts ${insertClause(carts, values)} returning 1`, () => Promise.reject(new Error("the cart insert wrote no row")));
   return { ...unsetCartColumns, ...values } as CartRow;
 }
 
@@ -144,7 +145,7 @@ export async function mutateCart(
   // shows the answer is the cart a GET reads after it.
   await lastWrite(
     tx,
-    sql`update carts set ${setClause(carts, written)} where id = ${cart.id} and revision = ${expectedRevision} and status = 'OPEN' returning 1`,
+    fragment`update carts set ${setClause(carts, written)} where id = ${cart.id} and revision = ${expectedRevision} and status = 'OPEN' returning 1`,
     async (executor) => {
       const [latest] = await executor.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));
       throw conflict(latest?.revision ?? cart.revision);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
-import { sql, type SQL } from "drizzle-orm";
+import { sql } from "drizzle-orm";
+import { drizzleSql, fragment, rawFragment, type Fragment } from "../../db/fragment";
 import type { Executor, Tx } from "../../db/client";
 import { sendBeforeCommit, type Settled } from "../../db/last-statement";
 import { queryRows } from "../../db/rows";
@@ -158,15 +159,15 @@ export async function runIdempotent<T>(
       const answer = { statusCode: outcome.status, responseSealed: packAnswer(sealKey(env.secret), stored), responseHeaders: outcome.headers };
       const last = lastWrites.get(tx);
       lastWrites.delete(tx);
-      const storeAnswer = sql`update idempotency_records set ${setClause(idempotencyRecords, answer)} where scope = ${scope} and key = ${key}`;
+      const storeAnswer = fragment`update idempotency_records set ${setClause(idempotencyRecords, answer)} where scope = ${scope} and key = ${key}`;
       // The answer is stored only if the use case's last statement wrote its row; if not, the record
       // keeps no answer and migration 0005's check refuses the COMMIT: nothing of the write is kept.
       // `idempotency_claim_held` (evaluated once, whatever the WITH wrote) fails the whole statement
       // unless it runs in the transaction holding the claim: the driver may send it again after the
       // COMMIT (a prepared statement the server lost), where it must not commit the write alone.
-      const lastWriteFirst = last ? sql`last_write as (${last.statement}), ` : sql``;
-      const onlyIfWritten = last ? sql` and exists (select 1 from last_write)` : sql``;
-      const statement = sql`with ${lastWriteFirst}stored as (${storeAnswer}${onlyIfWritten} returning 1)
+      const lastWriteFirst = last ? fragment`last_write as (${last.statement}), ` : noText;
+      const onlyIfWritten = last ? rawFragment(" and exists (select 1 from last_write)") : noText;
+      const statement = fragment`with ${lastWriteFirst}stored as (${storeAnswer}${onlyIfWritten} returning 1)
         select (select count(*) from stored)::int as written, idempotency_claim_held(${scope}, ${key}) as held`;
       // The COMMIT goes to Postgres with this statement, in one round trip; its result is read below.
       answerWrite = { sent: await sendBeforeCommit(tx, statement), onNoRow: last?.onNoRow };
@@ -194,8 +195,9 @@ export async function runIdempotent<T>(
  * statement that changed nothing, on an executor that can still read: the transaction has ended by
  * then when the statement went with the stored answer.
  */
-type LastWrite = { statement: SQL; onNoRow: (executor: Executor) => Promise<never> };
+type LastWrite = { statement: Fragment; onNoRow: (executor: Executor) => Promise<never> };
 /** The transactions `runIdempotent` opened and is running the write of, with the last statement each has handed over. */
+const noText = rawFragment("");
 const lastWrites = new WeakMap<Tx, LastWrite | undefined>();
 
 /**
@@ -206,13 +208,13 @@ const lastWrites = new WeakMap<Tx, LastWrite | undefined>();
  * that lost), no answer is stored, the write rolls back, and `onNoRow` runs after it; it must throw.
  * Anywhere else the statement runs at once, and `onNoRow` runs in the transaction.
  */
-export async function lastWrite(tx: Tx, statement: SQL, onNoRow: LastWrite["onNoRow"]): Promise<void> {
+export async function lastWrite(tx: Tx, statement: Fragment, onNoRow: LastWrite["onNoRow"]): Promise<void> {
   if (lastWrites.has(tx)) {
     if (lastWrites.get(tx)) throw new Error("a write's transaction has one last statement");
     lastWrites.set(tx, { statement, onNoRow });
     return;
   }
-  const rows = await queryRows(tx, statement);
+  const rows = await queryRows(tx, drizzleSql(statement));
   if (rows.length === 0) await onNoRow(tx);
 }
 

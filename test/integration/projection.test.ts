@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { drizzleSql, fragment, rawFragment } from "../../db/fragment";
 import { projection } from "../../db/projection";
 import { queryRows } from "../../db/rows";
 import { carts, idempotencyRecords, locations, merchants } from "../../db/schema";
@@ -89,7 +90,7 @@ describe("write clauses write what Drizzle's .set() and .values() write", () => 
     const [first, second] = [await startCart(app), await startCart(app)];
     const values = { ...everyColumnSet, discount: null, revision: 7, updatedAt: new Date("2026-11-25T12:00:00.000Z"), metadata: undefined } as unknown as Partial<typeof carts.$inferInsert>;
     await db().update(carts).set(values).where(eq(carts.id, first.cartId));
-    await queryRows(db(), sql`update carts set ${setClause(carts, values)} where id = ${second.cartId}`);
+    await queryRows(db(), drizzleSql(fragment`update carts set ${setClause(carts, values)} where id = ${second.cartId}`));
     const [drizzles, ours] = [await readWithDrizzle(first.cartId), await readWithDrizzle(second.cartId)];
     const differing = (row: typeof drizzles) => ({ ...row, id: "", tokenHash: "", createdAt: null, expiresAt: null });
     expect(differing(ours)).toEqual(differing(drizzles));
@@ -103,7 +104,7 @@ describe("write clauses write what Drizzle's .set() and .values() write", () => 
     const { createdAt: _createdAt, updatedAt: _updatedAt, revision: _revision, ...given } = { ...drizzles, ...everyColumnSet, tokenHash: null, metadata: undefined };
     const copies = [{ ...given, id: "cart_projection_drizzle" }, { ...given, id: "cart_projection_clause" }] as unknown as (typeof carts.$inferInsert)[];
     await db().insert(carts).values(copies[0]!);
-    const [returned] = await queryRows<Record<string, unknown>>(db(), sql`insert into carts as c ${insertClause(carts, copies[1]!)} returning ${sql.raw(projection(carts, "c").text)}`);
+    const [returned] = await queryRows<Record<string, unknown>>(db(), drizzleSql(fragment`insert into carts as c ${insertClause(carts, copies[1]!)} returning ${rawFragment(projection(carts, "c").text)}`));
     const [byDrizzle, byClause] = [await readWithDrizzle("cart_projection_drizzle"), await readWithDrizzle("cart_projection_clause")];
     const comparable = (row: typeof byDrizzle) => ({ ...row, id: "", createdAt: null, updatedAt: null });
     expect(comparable(byClause)).toEqual(comparable(byDrizzle));
