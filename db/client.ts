@@ -1,11 +1,15 @@
 import type { ExtractTablesWithRelations } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from "drizzle-orm/pg-core";
-import * as schema from "./schema";
 
-export type Schema = typeof schema;
+/**
+ * Drizzle is opened without the schema: the relational API (`db.query`) is not used, and with a
+ * schema every transaction object builds one relational query builder per table when it opens
+ * (PgDatabase's constructor), on every request.
+ */
+type NoRelationalSchema = Record<string, never>;
 /** PGlite and postgres-js databases share this type; services never know which one they have. */
-export type Db = PgDatabase<PgQueryResultHKT, Schema>;
-export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
+export type Db = PgDatabase<PgQueryResultHKT, NoRelationalSchema>;
+export type Tx = PgTransaction<PgQueryResultHKT, NoRelationalSchema, ExtractTablesWithRelations<NoRelationalSchema>>;
 /** Anything a query can run on: the database or an open transaction. */
 export type Executor = Db | Tx;
 
@@ -17,4 +21,3 @@ export type DatabaseHandle = {
   close: () => Promise<void>;
 };
 
-export { schema };

@@ -7,7 +7,6 @@ import { noDelaySocketsFor } from "./tcp-socket";
 import type { Env } from "../server/env";
 import type { DatabaseHandle, Db } from "./client";
 import { boundedClient } from "./bounded-client";
-import { schema } from "./client";
 import { normalizeConnectionUrl } from "./connection-url";
 import { migrationsFolder } from "./migrations-path";
 
@@ -66,7 +65,7 @@ export async function openPostgres(url: string, env: PostgresSettings): Promise<
 export async function drizzleOverPostgres(client: Sql, env: PostgresSettings): Promise<Db> {
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const bounds = { queueTimeoutMs: env.DATABASE_QUEUE_TIMEOUT_MS ?? DEFAULT_QUEUE_TIMEOUT_MS, statementTimeoutMs: env.DATABASE_STATEMENT_TIMEOUT_MS };
-  return drizzle(boundedClient(client, bounds, { prepare: env.DATABASE_PREPARE }), { schema });
+  return drizzle(boundedClient(client, bounds, { prepare: env.DATABASE_PREPARE }));
 }
 
 /** Opens (creating if needed) the embedded PGlite database in `dataDir`, or in memory for `memory://`. */
@@ -75,7 +74,7 @@ export async function openPglite(dataDir: string): Promise<DatabaseHandle & { pg
   const { drizzle } = await import("drizzle-orm/pglite");
   if (!dataDir.startsWith("memory://")) mkdirSync(path.resolve(dataDir), { recursive: true });
   const pglite = await PGlite.create(dataDir.startsWith("memory://") ? undefined : path.resolve(dataDir));
-  const db = drizzle(pglite, { schema }) as unknown as Db;
+  const db = drizzle(pglite) as unknown as Db;
   return {
     db,
     pglite,

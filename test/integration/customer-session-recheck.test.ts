@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { carts } from "../../db/schema";
 import type { Courier } from "../../server/integrations/courier/types";
 import { bearer, signIn, startCustomerCart } from "../customer-helpers";
 import { createTestApp, idemKey, mutate, type TestApp } from "../harness";
@@ -45,8 +47,8 @@ describe("a customer who signs out while the courier quotes", () => {
     const response = await mutate(app, cart, "PUT", "/set-delivery", deliveryAddressNearHarbor);
     expect(duringQuote).toBeUndefined();
     expect(response.status, response.text).toBe(401);
-    const rows = await app.deps.database.db.query.carts.findFirst({ where: (carts, { eq }) => eq(carts.id, cart.cartId) });
-    expect(rows?.deliveryInfo ?? null).toBeNull();
-    expect(rows?.revision).toBe(0);
+    const [row] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cart.cartId));
+    expect(row?.deliveryInfo ?? null).toBeNull();
+    expect(row?.revision).toBe(0);
   });
 });
