@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   progress("creating the bench database");
   const url = await createBenchDatabase();
-  const app = await openInProcessApp(url);
+  const app = await openInProcessApp(url, { counting: false });
   try {
     let cart = await openCart(app, BENCH_LOCATION_ID);
     let adds = 0;

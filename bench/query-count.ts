@@ -30,20 +30,23 @@ export type QueryCountReport = {
 /** What the counting connection has sent: statements, COMMITs among them, and round trips (writes after an answer; see countingSocket). */
 export type StatementCounts = { count: number; commits: number; roundTrips: number };
 
-export async function openCountingDatabase(url: string): Promise<{ handle: DatabaseHandle; statements: StatementCounts }> {
+export async function openCountingDatabase(url: string, options: { counting: boolean } = { counting: true }): Promise<{ handle: DatabaseHandle; statements: StatementCounts }> {
   const statements: StatementCounts = { count: 0, commits: 0, roundTrips: 0 };
+  // With a `debug` hook the driver captures a stack trace for every query it makes (postgres-js
+  // query.js), which a CPU profile of the service must not include: `counting: false` leaves the
+  // hook and the counting socket out, and the counts at 0.
+  const counters = options.counting
+    ? {
+        debug: (_connection: number, query: string) => {
+          statements.count += 1;
+          if (/^\s*commit\b/i.test(query)) statements.commits += 1;
+        },
+        ...countingSocket(() => (statements.roundTrips += 1)),
+      }
+    : tcpNoDelaySockets();
   // One connection, opened before counting starts: a connection opened mid-measurement would add
   // postgres-js's own type lookup to the count. The services never hold two at once (PGlite has one too).
-  const client = postgres(url, {
-    max: 1,
-    prepare: poolSettings.DATABASE_PREPARE,
-    onnotice: () => undefined,
-    debug: (_connection, query) => {
-      statements.count += 1;
-      if (/^\s*commit\b/i.test(query)) statements.commits += 1;
-    },
-    ...countingSocket(() => (statements.roundTrips += 1)),
-  });
+  const client = postgres(url, { max: 1, prepare: poolSettings.DATABASE_PREPARE, onnotice: () => undefined, ...counters });
   const db = await drizzleOverPostgres(client, { ...poolSettings, DATABASE_POOL_MAX: 1 });
   return {
     statements,
@@ -96,8 +99,9 @@ export type InProcessApp = {
 };
 
 /** The real REST handler in-process over one counting connection (see openCountingDatabase). */
-export async function openInProcessApp(url: string): Promise<InProcessApp> {
-  const { handle, statements } = await openCountingDatabase(url);
+/** `counting: false`: statements are not counted (each call's counts read 0), for a CPU profile without the counting's own cost. */
+export async function openInProcessApp(url: string, options: { counting: boolean } = { counting: true }): Promise<InProcessApp> {
+  const { handle, statements } = await openCountingDatabase(url, options);
   const env = parseEnv({ NODE_ENV: "production", AUTH_SECRET: BENCH_AUTH_SECRET, DATABASE_URL: url, RATE_LIMIT_MAX: "100000000", CLIENT_IP_SOURCE: "socket", LOG_LEVEL: "warn", SIMULATED_PAYMENTS: "true" });
   // Built like the app's (so integrations added to AppDeps come along), then given the counting
   // database; the pool buildDeps opened never connected (postgres-js connects lazily).
