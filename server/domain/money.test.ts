@@ -193,7 +193,48 @@ describe("applyRate", () => {
   });
 });
 
+describe("applyRate against big.js", () => {
+  it("is big.js's exact product rounded half away from zero, negative amounts and long fractions included", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -(2 ** 53) + 1, max: 2 ** 53 - 1 }), fc.bigInt({ min: 0n, max: 10n ** 9n }), fc.integer({ min: 0, max: 9 }), (amount, digits, scale) => {
+        const text = digits.toString().padStart(scale + 1, "0");
+        const rate = scale === 0 ? text : `${text.slice(0, -scale)}.${text.slice(-scale)}`;
+        const expected = new Big(amount).times(rate).round(0, Big.roundHalfUp);
+        if (expected.abs().gt(Number.MAX_SAFE_INTEGER)) return;
+        // + 0: a zero is +0 here, where big.js answers -0 for a negative amount.
+        expect(applyRate(amount, rate)).toBe(expected.toNumber() + 0);
+      }),
+    );
+  });
+
+  it("reads a rate in any form big.js reads", () => {
+    expect(applyRate(1000, "8.75e-2")).toBe(88);
+  });
+});
+
 describe("allocateProportionally", () => {
+  it("is the largest-remainder split computed with big.js", () => {
+    const reference = (total: number, weights: number[]): number[] => {
+      const weightSum = weights.reduce((sum, weight) => sum + weight, 0);
+      if (weightSum === 0) return weights.map(() => 0);
+      const exact = weights.map((weight) => new Big(total).times(weight).div(weightSum));
+      const floors = exact.map((value) => value.round(0, Big.roundDown).toNumber());
+      let remainder = total - floors.reduce((sum, value) => sum + value, 0);
+      const order = exact.map((value, index) => ({ index, fraction: value.minus(floors[index] ?? 0) })).sort((a, b) => b.fraction.cmp(a.fraction) || a.index - b.index);
+      for (const { index } of order) {
+        if (remainder <= 0) break;
+        floors[index] = (floors[index] ?? 0) + 1;
+        remainder -= 1;
+      }
+      return floors;
+    };
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 10 ** 12 }), fc.array(fc.integer({ min: 0, max: 10 ** 9 }), { minLength: 1, maxLength: 30 }), (total, weights) => {
+        expect(allocateProportionally(total, weights)).toEqual(reference(total, weights));
+      }),
+    );
+  });
+
   it("splits exactly when the weights divide the total", () => {
     expect(allocateProportionally(100, [1, 1, 2])).toEqual([25, 25, 50]);
     expect(allocateProportionally(0, [5, 7])).toEqual([0, 0]);

@@ -120,10 +120,24 @@ export function isValidRate(rate: string): boolean {
   return RATE_PATTERN.test(rate) && new Big(rate).lte(1);
 }
 
-/** amount x rate, rounded half-up to a whole minor unit. Rates are decimal strings like "0.0875". */
+const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
+
+/**
+ * amount x rate, rounded half-up (half away from zero) to a whole minor unit. Rates are decimal
+ * strings like "0.0875". Exact, in integers: the rate is digits / 10^scale, and the product is
+ * divided once (BigInt, since amount x digits passes 2^53; big.js did the same in a tenth of the time).
+ */
 export function applyRate(amount: Minor, rate: string): Minor {
   assertMinor(amount);
-  return new Big(amount).times(rate).round(0, Big.roundHalfUp).toNumber();
+  const decimal = PLAIN_DECIMAL.exec(rate);
+  // Any other form big.js reads (an exponent, a sign) keeps its exact arithmetic.
+  if (!decimal) return new Big(amount).times(rate).round(0, Big.roundHalfUp).toNumber();
+  const fraction = decimal[2] ?? "";
+  const scale = 10n ** BigInt(fraction.length);
+  const product = BigInt(amount) * BigInt(`${decimal[1] ?? ""}${fraction}`);
+  const magnitude = product < 0n ? -product : product;
+  const rounded = (magnitude * 2n + scale) / (2n * scale);
+  return Number(product < 0n ? -rounded : rounded);
 }
 
 /**
@@ -133,12 +147,18 @@ export function applyRate(amount: Minor, rate: string): Minor {
 export function allocateProportionally(total: Minor, weights: readonly Minor[]): Minor[] {
   const weightSum = weights.reduce((sum, weight) => sum + weight, 0);
   if (weightSum === 0) return weights.map(() => 0);
-  const exact = weights.map((weight) => new Big(total).times(weight).div(weightSum));
-  const floors = exact.map((value) => value.round(0, Big.roundDown).toNumber());
+  // Each share is total x weight / weightSum, exactly: its whole part (rounded toward zero) and what
+  // is left over, whose order is the order of the fractions (they share the denominator weightSum).
+  const divisor = BigInt(weightSum);
+  const shares = weights.map((weight) => {
+    const product = BigInt(total) * BigInt(weight);
+    return { whole: product / divisor, leftOver: product % divisor };
+  });
+  const floors = shares.map(({ whole }) => Number(whole));
   let remainder = total - floors.reduce((sum, value) => sum + value, 0);
-  const order = exact
-    .map((value, index) => ({ index, fraction: value.minus(floors[index] ?? 0) }))
-    .sort((a, b) => b.fraction.cmp(a.fraction) || a.index - b.index);
+  const order = shares
+    .map(({ leftOver }, index) => ({ index, leftOver }))
+    .sort((a, b) => (a.leftOver === b.leftOver ? a.index - b.index : a.leftOver < b.leftOver ? 1 : -1));
   for (const { index } of order) {
     if (remainder <= 0) break;
     floors[index] = (floors[index] ?? 0) + 1;
