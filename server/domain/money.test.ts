@@ -207,8 +207,12 @@ describe("applyRate against big.js", () => {
     );
   });
 
-  it("reads a rate in any form big.js reads", () => {
+  it("reads a rate in any form big.js reads, and long fractions exactly", () => {
     expect(applyRate(1000, "8.75e-2")).toBe(88);
+    expect(applyRate(-3, "0.00000000000000000000")).toBe(0);
+    expect(Object.is(applyRate(-3, "0.00000000000000000000"), 0)).toBe(true);
+    expect(applyRate(3, "0.16666650000000000000")).toBe(0);
+    expect(applyRate(3, "0.16666670000000000001")).toBe(1);
   });
 });
 

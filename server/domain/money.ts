@@ -124,8 +124,9 @@ const PLAIN_DECIMAL = /^(\d+)(?:\.(\d+))?$/;
 
 /**
  * amount x rate, rounded half-up (half away from zero) to a whole minor unit. Rates are decimal
- * strings like "0.0875". Exact, in integers: the rate is digits / 10^scale, and the product is
- * divided once (BigInt, since amount x digits passes 2^53; big.js did the same in a tenth of the time).
+ * strings like "0.0875". Exact, in integers: the rate is digits / 10^scale, and amount x digits is
+ * divided once, as safe integers or, past 2^53, as BigInt (big.js built digit arrays for the same
+ * result on every repricing).
  */
 export function applyRate(amount: Minor, rate: string): Minor {
   assertMinor(amount);
@@ -133,11 +134,22 @@ export function applyRate(amount: Minor, rate: string): Minor {
   // Any other form big.js reads (an exponent, a sign) keeps its exact arithmetic.
   if (!decimal) return new Big(amount).times(rate).round(0, Big.roundHalfUp).toNumber();
   const fraction = decimal[2] ?? "";
-  const scale = 10n ** BigInt(fraction.length);
-  const product = BigInt(amount) * BigInt(`${decimal[1] ?? ""}${fraction}`);
-  const magnitude = product < 0n ? -product : product;
-  const rounded = (magnitude * 2n + scale) / (2n * scale);
-  return Number(product < 0n ? -rounded : rounded);
+  const digits = `${decimal[1] ?? ""}${fraction}`;
+  const sign = amount < 0 ? -1 : 1;
+  const rounded = roundedQuotient(Math.abs(amount), digits, fraction.length);
+  return rounded === 0 ? 0 : sign * rounded;
+}
+
+/** magnitude x digits / 10^scale, rounded half up. Below 2^53 a product, its remainder and its quotient are exact in doubles; past it, BigInt. */
+function roundedQuotient(magnitude: number, digits: string, scale: number): number {
+  const product = magnitude * Number(digits);
+  if (Number.isSafeInteger(product) && scale <= 15) {
+    const divisor = 10 ** scale;
+    const leftOver = product % divisor;
+    return (product - leftOver) / divisor + (2 * leftOver >= divisor ? 1 : 0);
+  }
+  const divisor = 10n ** BigInt(scale);
+  return Number((BigInt(magnitude) * BigInt(digits) * 2n + divisor) / (2n * divisor));
 }
 
 /**
