@@ -19,10 +19,13 @@ const later = (orderDate: string, orderTime: string) => ({ fulfilmentMethod: "ta
 const servable = (cart: Parameters<typeof orderTimeServable>[0], location: LocationSchedule, at: string) => orderTimeServable(cart, location, new Date(at)).servable;
 
 describe("whether an order time can be served, at fixed clocks", () => {
-  it("ASAP: open inside the hours, closed outside them, closing time itself closed", () => {
+  it("ASAP: open inside the hours, closed outside them, and not once the lead time reaches closing time", () => {
     expect(servable(asap, dubai, "2026-12-02T12:00:00+04:00")).toBe(true);
     expect(servable(asap, dubai, "2026-12-02T04:35:00+04:00")).toBe(false);
-    expect(servable(asap, dubai, "2026-12-02T22:59:00+04:00")).toBe(true);
+    // Takeout needs 20 minutes: an order at 22:39 is ready at 22:59, one at 22:40 only at closing time.
+    expect(servable(asap, dubai, "2026-12-02T22:39:00+04:00")).toBe(true);
+    expect(servable(asap, dubai, "2026-12-02T22:40:00+04:00")).toBe(false);
+    expect(servable(asap, dubai, "2026-12-02T22:59:00+04:00")).toBe(false);
     expect(servable(asap, dubai, "2026-12-02T23:00:00+04:00")).toBe(false);
   });
 
@@ -76,8 +79,9 @@ describe("when an order will be ready", () => {
     expect(estimatedReadyAt(later("2026-12-02", "18:30"), dubai, placed)?.toISOString()).toBe("2026-12-02T14:30:00.000Z");
     // New York: 08:00 local is 13:00Z in winter and 12:00Z in summer.
     const nyLater = { ...later("2027-03-15", "08:00"), fulfilmentMethod: "takeout" as const };
-    expect(estimatedReadyAt(nyLater, newYork, placed)?.toISOString()).toBe("2027-03-15T12:00:00.000Z");
-    expect(estimatedReadyAt(later("2027-03-13", "08:00"), newYork, placed)?.toISOString()).toBe("2027-03-13T13:00:00.000Z");
+    const placedInMarch = new Date("2027-03-10T12:00:00Z");
+    expect(estimatedReadyAt(nyLater, newYork, placedInMarch)?.toISOString()).toBe("2027-03-15T12:00:00.000Z");
+    expect(estimatedReadyAt(later("2027-03-13", "08:00"), newYork, placedInMarch)?.toISOString()).toBe("2027-03-13T13:00:00.000Z");
     // A date that does not exist books nothing: ready at placement plus the lead time.
     expect(estimatedReadyAt(later("2027-02-30", "08:00"), newYork, placed)?.toISOString()).toBe(placed.toISOString());
   });
@@ -93,6 +97,13 @@ describe("when an order will be ready", () => {
     expect(estimatedReadyAt(asap, dubai, placed, { dropoffEstimatedAt: "2026-12-02T08:47:00.000Z" })?.toISOString()).toBe("2026-12-02T08:20:00.000Z");
     const broken = { ...dubai, fulfilment: { takeout: { ...takeout, leadMinutes: Number.NaN } } };
     expect(estimatedReadyAt(asap, broken, placed)?.toISOString()).toBe(placed.toISOString());
+  });
+
+  it("nothing past the booking horizon: a courier estimate years away, or a booking in year 9999, gives no ready time", () => {
+    const wayOff = { pickupEstimatedAt: "2026-12-02T08:20:00.000Z", dropoffEstimatedAt: "+010000-01-01T03:00:00.000Z" };
+    expect(estimatedReadyAt(asap, dubai, placed, wayOff)).toBeUndefined();
+    expect(estimatedReadyAt(later("9999-12-31", "19:00"), dubai, placed)).toBeUndefined();
+    expect(estimatedReadyAt(later("2027-01-01", "19:00"), dubai, placed)?.toISOString()).toBe("2027-01-01T15:00:00.000Z");
   });
 });
 

@@ -1,7 +1,7 @@
 import { DateTime } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { FulfilmentOption, MenuAvailability, WeeklyHours } from "./catalog-types";
-import { bookableTimes, isMenuAvailableAt, isOpenAt, localDateTime, localToday, minutesOf, windowsOn } from "./schedule";
+import { asapAvailable, bookableTimes, isMenuAvailableAt, isOpenAt, localDateTime, localToday, minutesOf, ORDER_AHEAD_DAYS, windowsOn } from "./schedule";
 
 const NEW_YORK = "America/New_York";
 const DUBAI = "Asia/Dubai";
@@ -227,8 +227,20 @@ describe("bookableTimes", () => {
     expect(bookableTimes(split, NEW_YORK, "2026-06-15", now, option(0, 30))).toEqual(["11:00", "11:30", "18:00", "18:30"]);
   });
 
+  it("takes dates up to ORDER_AHEAD_DAYS after the location's today, none later (year 9999 included)", () => {
+    const now = at("2026-06-15T14:07:00", NEW_YORK);
+    expect(bookableTimes(everyDayAllDay, NEW_YORK, "2026-07-15", now, option(20, 15))).toHaveLength(96);
+    expect(bookableTimes(everyDayAllDay, NEW_YORK, "2026-07-16", now, option(20, 15))).toEqual([]);
+    expect(bookableTimes(everyDayAllDay, NEW_YORK, "9999-12-31", now, option(20, 15))).toEqual([]);
+    // The location's today, not UTC's: at 21:00 in New York it is already 16 June in UTC.
+    const evening = at("2026-06-15T21:00:00", NEW_YORK);
+    expect(bookableTimes(everyDayAllDay, NEW_YORK, "2026-07-15", evening, option(20, 15))).toHaveLength(96);
+    expect(ORDER_AHEAD_DAYS).toBe(30);
+  });
+
   describe("DST in New York", () => {
     const weekBefore = at("2026-03-01T12:00", NEW_YORK);
+    const weekBeforeFallBack = at("2026-10-25T12:00", NEW_YORK);
 
     it("spring forward (2026-03-08): no slot in the missing hour, no slot lost after it", () => {
       const slots = bookableTimes(everyDayAllDay, NEW_YORK, "2026-03-08", weekBefore, option(0, 30));
@@ -255,23 +267,55 @@ describe("bookableTimes", () => {
     });
 
     it("fall back (2026-11-01): each wall-clock time once, none lost after the change", () => {
-      const slots = bookableTimes(everyDayAllDay, NEW_YORK, "2026-11-01", weekBefore, option(0, 30));
+      const slots = bookableTimes(everyDayAllDay, NEW_YORK, "2026-11-01", weekBeforeFallBack, option(0, 30));
       expect(slots).toEqual(times("00:00", "24:00", 30));
       expect(slots).toHaveLength(48);
       expect(new Set(slots).size).toBe(slots.length);
     });
 
+    it("fall back (2027-11-07): a slot's instant is its startsAt, so a repeated hour's slot is offered when it is still ahead", () => {
+      // 01:05 EST (the second 01:05), lead 20: 01:30 EST is 25 minutes ahead, and 01:30 reads as EST.
+      const now = DateTime.fromISO("2027-11-07T06:05:00Z");
+      const slots = bookableTimes(everyDayAllDay, NEW_YORK, "2027-11-07", now, option(20, 30));
+      expect(slots[0]).toBe("01:30");
+      expect(localDateTime(NEW_YORK, "2027-11-07", "01:30")?.toUTC().toISO()).toBe("2027-11-07T06:30:00.000Z");
+      // Every offered slot's instant is at or after now + lead.
+      for (const time of slots) expect(localDateTime(NEW_YORK, "2027-11-07", time)!.toMillis()).toBeGreaterThanOrEqual(now.plus({ minutes: 20 }).toMillis());
+    });
+
     it("ordinary days before and after have every slot", () => {
       expect(bookableTimes(everyDayAllDay, NEW_YORK, "2026-03-09", weekBefore, option(0, 30))).toEqual(times("00:00", "24:00", 30));
-      expect(bookableTimes(everyDayAllDay, NEW_YORK, "2026-10-31", weekBefore, option(0, 30))).toEqual(times("00:00", "24:00", 30));
+      expect(bookableTimes(everyDayAllDay, NEW_YORK, "2026-10-31", weekBeforeFallBack, option(0, 30))).toEqual(times("00:00", "24:00", 30));
     });
 
     it("evening hours on a DST day keep their slots", () => {
       const evenings: WeeklyHours = { "7": [{ opens: "17:00", closes: "22:00" }] };
       const expected = times("17:00", "22:00", 60);
       expect(bookableTimes(evenings, NEW_YORK, "2026-03-08", weekBefore, option(0, 60))).toEqual(expected);
-      expect(bookableTimes(evenings, NEW_YORK, "2026-11-01", weekBefore, option(0, 60))).toEqual(expected);
+      expect(bookableTimes(evenings, NEW_YORK, "2026-11-01", weekBeforeFallBack, option(0, 60))).toEqual(expected);
     });
+  });
+});
+
+describe("asapAvailable", () => {
+  it("needs the location open from now until the order is ready", () => {
+    // Dubai 10:00-23:00; lead 20 minutes.
+    expect(asapAvailable(dubaiHours, at("2026-11-30T22:39", DUBAI), 20)).toBe(true);
+    expect(asapAvailable(dubaiHours, at("2026-11-30T22:40", DUBAI), 20)).toBe(false);
+    expect(asapAvailable(dubaiHours, at("2026-11-30T22:59", DUBAI), 20)).toBe(false);
+    expect(asapAvailable(dubaiHours, at("2026-11-30T22:59", DUBAI), 0)).toBe(true);
+    expect(asapAvailable(dubaiHours, at("2026-11-30T09:59", DUBAI), 0)).toBe(false);
+  });
+
+  it("carries on across adjoining windows and past midnight, not across a break", () => {
+    expect(asapAvailable(everyDayAllDay, at("2026-06-15T23:50", NEW_YORK), 45)).toBe(true);
+    const adjoining: WeeklyHours = { "1": [{ opens: "10:00", closes: "15:00" }, { opens: "15:00", closes: "22:00" }] };
+    expect(asapAvailable(adjoining, at("2026-06-15T14:50", NEW_YORK), 30)).toBe(true);
+    const split: WeeklyHours = { "1": [{ opens: "10:00", closes: "15:00" }, { opens: "17:00", closes: "22:00" }] };
+    expect(asapAvailable(split, at("2026-06-15T14:50", NEW_YORK), 30)).toBe(false);
+    const lateNight: WeeklyHours = { "1": [{ opens: "18:00", closes: "24:00" }], "2": [{ opens: "00:00", closes: "02:00" }] };
+    expect(asapAvailable(lateNight, at("2026-06-15T23:50", NEW_YORK), 30)).toBe(true);
+    expect(asapAvailable(lateNight, at("2026-06-16T01:50", NEW_YORK), 30)).toBe(false);
   });
 });
 

@@ -20,11 +20,28 @@ function formatMinutes(total: number): string {
   return `${String(hours).padStart(2, "0")}:${String(minutes).padStart(2, "0")}`;
 }
 
-/** Parses a local date and optional time in `zone`; undefined when the date does not exist. */
+/**
+ * How far ahead a LATER order can be booked: on the location's today and the next ORDER_AHEAD_DAYS
+ * days. Beyond it there are no bookable times (a kitchen plans a month ahead at most, and a date
+ * in year 9999 made a ready time Postgres cannot store, after the card was charged).
+ */
+export const ORDER_AHEAD_DAYS = 30;
+
+/** Whether `date` (YYYY-MM-DD) is a day of the calendar; which zone does not matter. */
+export function isCalendarDate(date: string): boolean {
+  return DATE_PATTERN.test(date) && DateTime.fromISO(date, { zone: "utc" }).toISODate() === date;
+}
+
+/**
+ * The instant of a local date and time in `zone`, the one every schedule answer uses (bookable
+ * times, their `startsAt`, the ready time). Undefined when the date does not exist, or the time
+ * does not on that date (a DST jump skips it). A time that a DST fall-back repeats is the one
+ * luxon's ISO parser picks, everywhere alike.
+ */
 export function localDateTime(zone: string, date: string, time = "00:00"): DateTime | undefined {
   if (!DATE_PATTERN.test(date) || !TIME_PATTERN.test(time)) return undefined;
   const parsed = DateTime.fromISO(`${date}T${time}`, { zone });
-  return parsed.isValid && parsed.toISODate() === date ? parsed : undefined;
+  return parsed.isValid && parsed.toISODate() === date && parsed.hour * 60 + parsed.minute === minutesOf(time) ? parsed : undefined;
 }
 
 export function windowsOn(hours: WeeklyHours, weekday: number): OpeningWindow[] {
@@ -46,26 +63,52 @@ export function isMenuAvailableAt(availability: MenuAvailability | null, at: Dat
 
 /**
  * The bookable order times of `date` for one fulfilment method: every `slotMinutes` step inside the
- * opening windows, no earlier than `now + leadMinutes`. Slots are "HH:MM" local times.
+ * opening windows, no earlier than `now + leadMinutes`, on a date no later than ORDER_AHEAD_DAYS
+ * after the location's today. Slots are "HH:MM" local times.
  */
 export function bookableTimes(hours: WeeklyHours, zone: string, date: string, now: DateTime, option: FulfilmentOption): string[] {
-  const day = localDateTime(zone, date);
-  if (!day) return [];
+  if (!isCalendarDate(date) || date > lastBookableDate(zone, now)) return [];
   const earliest = now.setZone(zone).plus({ minutes: option.leadMinutes });
   const step = Math.max(5, option.slotMinutes);
+  const weekday = DateTime.fromISO(date, { zone: "utc" }).weekday;
   const times: string[] = [];
-  for (const window of windowsOn(hours, day.weekday)) {
+  for (const window of windowsOn(hours, weekday)) {
     const start = Math.ceil(minutesOf(window.opens) / step) * step;
     for (let minute = start; minute < minutesOf(window.closes); minute += step) {
-      // Wall-clock time on `day` (not `day.plus({ minutes })`, which is absolute time and drifts by
-      // the DST offset change for every slot after the transition).
-      const slot = day.set({ hour: Math.floor(minute / 60), minute: minute % 60 });
-      // Skip wall-clock times that a DST jump makes non-existent (luxon shifts them forward).
-      if (slot.hour * 60 + slot.minute !== minute) continue;
-      if (slot >= earliest) times.push(formatMinutes(minute));
+      const time = formatMinutes(minute);
+      // The same instant the slot's startsAt and the order's ready time are read as; none for a
+      // wall-clock time a DST jump skips.
+      const slot = localDateTime(zone, date, time);
+      if (slot && slot >= earliest) times.push(time);
     }
   }
   return times;
+}
+
+function lastBookableDate(zone: string, now: DateTime): string {
+  return now.setZone(zone).plus({ days: ORDER_AHEAD_DAYS }).toFormat("yyyy-MM-dd");
+}
+
+/**
+ * Whether an ASAP order placed at `now` can be ready while the location is open: open now, and
+ * without a break until `now + leadMinutes` (across adjoining windows, midnight included). Open a
+ * minute before closing is not enough for a kitchen that needs twenty.
+ */
+export function asapAvailable(hours: WeeklyHours, now: DateTime, leadMinutes: number): boolean {
+  const ready = now.plus({ minutes: Math.max(0, leadMinutes) });
+  let at = now;
+  // Each turn moves to the end of the window `at` is in; a week of windows is the most there can be.
+  for (let turn = 0; turn < 7 * 48; turn += 1) {
+    const minute = at.hour * 60 + at.minute;
+    const window = windowsOn(hours, at.weekday).find((open) => minute >= minutesOf(open.opens) && minute < minutesOf(open.closes));
+    if (!window) return false;
+    const closesAt = minutesOf(window.closes);
+    const closes = closesAt >= 24 * 60 ? at.startOf("day").plus({ days: 1 }) : at.set({ hour: Math.floor(closesAt / 60), minute: closesAt % 60, second: 0, millisecond: 0 });
+    if (ready < closes) return true;
+    if (closes <= at) return false;
+    at = closes;
+  }
+  return false;
 }
 
 export function localToday(zone: string, now: DateTime): { date: string; time: string } {
@@ -77,16 +120,17 @@ export type OrderTimeChoice = { fulfilmentMethod: FulfilmentMethod; pickupType: 
 export type LocationSchedule = { timeZone: string; openingHours: WeeklyHours; fulfilment: FulfilmentPolicy };
 
 /**
- * Whether the cart's order time can be served at `now`: ASAP needs the location open now; LATER needs
+ * Whether the cart's order time can be served at `now`: ASAP needs the location open from now until
+ * the order is ready (asapAvailable); LATER needs
  * its date and time still to be one of the bookable times (in the future by the lead time, inside the
  * hours as they are now). `moment` is the local time the order is for; `label` names it for messages.
  */
 export function orderTimeServable(cart: OrderTimeChoice, location: LocationSchedule, now: Date): { servable: boolean; moment: DateTime | null; label: string } {
   const nowLocal = DateTime.fromJSDate(now, { zone: location.timeZone });
-  if (cart.pickupType === "ASAP") return { servable: isOpenAt(location.openingHours, nowLocal), moment: nowLocal, label: "ASAP" };
+  const option = location.fulfilment[cart.fulfilmentMethod];
+  if (cart.pickupType === "ASAP") return { servable: asapAvailable(location.openingHours, nowLocal, option?.leadMinutes ?? 0), moment: nowLocal, label: "ASAP" };
   const label = `${cart.orderDate} ${cart.orderTime}`;
   const moment = localDateTime(location.timeZone, cart.orderDate, cart.orderTime) ?? null;
-  const option = location.fulfilment[cart.fulfilmentMethod];
   if (!moment || !option) return { servable: false, moment, label };
   return { servable: bookableTimes(location.openingHours, location.timeZone, cart.orderDate, nowLocal, option).includes(cart.orderTime), moment, label };
 }
@@ -103,7 +147,8 @@ const instant = (text: string | undefined): number | undefined => {
  * When the order should be ready, fixed as it is placed: the kitchen needs the method's lead time from
  * placement, and a LATER order is not ready before its booked time (a payment settled after the booked
  * time is ready at placement plus the lead time, never in the past). A delivery arrives the courier's
- * quoted travel time (drop-off minus pick-up) after that. Undefined when nothing sensible can be said.
+ * quoted travel time (drop-off minus pick-up) after that. Undefined when nothing sensible can be said
+ * (also a time more than the booking horizon and two days after placement).
  */
 export function estimatedReadyAt(choice: OrderTimeChoice, location: LocationSchedule, placedAt: Date, courier?: CourierEstimate | null): Date | undefined {
   const lead = location.fulfilment[choice.fulfilmentMethod]?.leadMinutes;
@@ -115,5 +160,8 @@ export function estimatedReadyAt(choice: OrderTimeChoice, location: LocationSche
   const pickup = instant(courier?.pickupEstimatedAt);
   const dropoff = instant(courier?.dropoffEstimatedAt);
   if (pickup !== undefined && dropoff !== undefined && dropoff >= pickup) ready += dropoff - pickup;
-  return Number.isFinite(ready) ? new Date(ready) : undefined;
+  // Past the booking horizon nothing sensible is known (a courier's estimate gone wrong): the order is
+  // placed without a ready time rather than with one the database cannot store.
+  const latest = placedAt.getTime() + (ORDER_AHEAD_DAYS + 2) * 86_400_000;
+  return Number.isFinite(ready) && ready <= latest ? new Date(ready) : undefined;
 }

@@ -4,7 +4,7 @@ import { discounts } from "../../db/schema";
 import { resolveSelections, sameConfiguration, type SelectionInput } from "../domain/cart-lines";
 import type { CartLine } from "../domain/cart-types";
 import { applyRate, isValidRate, parseDecimalToMinor, toDecimalString } from "../domain/money";
-import { bookableTimes, isOpenAt, localDateTime } from "../domain/schedule";
+import { asapAvailable, bookableTimes, isOpenAt, localDateTime, ORDER_AHEAD_DAYS } from "../domain/schedule";
 import { AppError, notFound, validationError } from "../errors";
 import type { CartView } from "../schemas/cart";
 import { quoteInput } from "../quote-input";
@@ -100,8 +100,11 @@ export function updateOrderTime(ctx: CartMutationContext, ids: CartIds, input: O
     if (!option?.enabled) throw validationError(`${cart.fulfilmentMethod} is no longer offered here`, [{ path: "pickupType", message: "fulfilment unavailable" }]);
     const nowLocal = DateTime.fromJSDate(now, { zone: location.timeZone });
     if (input.pickupType === "ASAP") {
-      if (!isOpenAt(location.openingHours, nowLocal)) {
-        throw validationError(`${location.displayName} is closed now; choose a later time`, [{ path: "pickupType", message: "closed now" }]);
+      if (!asapAvailable(location.openingHours, nowLocal, option.leadMinutes)) {
+        const message = isOpenAt(location.openingHours, nowLocal)
+          ? `${location.displayName} closes before a ${cart.fulfilmentMethod} order placed now would be ready; choose a later time`
+          : `${location.displayName} is closed now; choose a later time`;
+        throw validationError(message, [{ path: "pickupType", message: "closed now" }]);
       }
       return { pickupType: "ASAP", orderDate: "", orderTime: "" };
     }
@@ -115,7 +118,7 @@ export function updateOrderTime(ctx: CartMutationContext, ids: CartIds, input: O
     const slots = bookableTimes(location.openingHours, location.timeZone, input.orderDate, nowLocal, option);
     if (!slots.includes(input.orderTime)) {
       throw validationError(`${quoteInput(input.orderDate)} ${quoteInput(input.orderTime)} is not a bookable ${cart.fulfilmentMethod} time; see /time-intervals`, [
-        { path: "orderTime", message: slots.length === 0 ? "no bookable times that day" : `not a bookable slot (first: ${slots[0]}, last: ${slots[slots.length - 1]})` },
+        { path: "orderTime", message: slots.length === 0 ? `no bookable times that day (orders are taken up to ${ORDER_AHEAD_DAYS} days ahead)` : `not a bookable slot (first: ${slots[0]}, last: ${slots[slots.length - 1]})` },
       ]);
     }
     return { pickupType: "LATER", orderDate: input.orderDate, orderTime: input.orderTime };

@@ -6,7 +6,7 @@ import { categories, menus, products } from "../../db/schema";
 import type { ModifierGroup } from "../domain/catalog-types";
 import { fulfilmentMethods } from "../domain/catalog-types";
 import { formatMinor, toDecimalString, type Currency } from "../domain/money";
-import { bookableTimes, isMenuAvailableAt, isOpenAt, localDateTime, localToday } from "../domain/schedule";
+import { asapAvailable, bookableTimes, isCalendarDate, isMenuAvailableAt, isOpenAt, localDateTime, localToday } from "../domain/schedule";
 import { notFound, validationError } from "../errors";
 import type { RequestContext } from "../app/request-context";
 import { cursorId, cursorInt32, defineCursor } from "./cursor";
@@ -181,7 +181,7 @@ export async function getTimeIntervals(ctx: RequestContext, input: { locationId:
   const location = await findLocation(ctx.deps.database.db, input.locationId, { allowSlug: false });
   const now = DateTime.fromJSDate(ctx.deps.now(), { zone: location.timeZone });
   const date = input.date ?? localToday(location.timeZone, now).date;
-  if (!localDateTime(location.timeZone, date)) throw validationError("date is not a real calendar date", [{ path: "date", message: "invalid date" }]);
+  if (!isCalendarDate(date)) throw validationError("date is not a real calendar date", [{ path: "date", message: "invalid date" }]);
   const isToday = date === localToday(location.timeZone, now).date;
   return {
     locationId: location.id,
@@ -194,7 +194,7 @@ export async function getTimeIntervals(ctx: RequestContext, input: { locationId:
         time,
         startsAt: localDateTime(location.timeZone, date, time)?.toISO({ suppressMilliseconds: true }) ?? "",
       }));
-      return [{ fulfillmentMethod: method, asapAvailable: isToday && isOpenAt(location.openingHours, now), times }];
+      return [{ fulfillmentMethod: method, asapAvailable: isToday && asapAvailable(location.openingHours, now, option.leadMinutes), times }];
     }),
   };
 }

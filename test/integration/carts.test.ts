@@ -180,25 +180,32 @@ describe("items", () => {
 
 describe("order time", () => {
   it("accepts a bookable LATER slot from /time-intervals and refuses others", async () => {
-    const cart = await startCart(app, DUNE.locationId);
-    const intervals = await app.call("GET", `/locations/${DUNE.locationId}/time-intervals?date=2099-01-05`);
-    const takeout = (intervals.body as { methods: { fulfillmentMethod: string; times: { time: string }[] }[] }).methods.find((method) => method.fulfillmentMethod === "takeout");
-    const slot = takeout?.times[3]?.time ?? "";
-    expect(takeout?.times[0]?.time).toBe("10:00");
-    const ok = await mutate(app, cart, "PUT", "/update-order-time", { pickupType: "LATER", orderDate: "2099-01-05", orderTime: slot });
-    expect(ok.status, ok.text).toBe(200);
-    expect(ok.body).toMatchObject({ pickupType: "LATER", orderDate: "2099-01-05", orderTime: slot });
-    for (const body of [
-      { pickupType: "LATER", orderDate: "2099-01-05", orderTime: "03:00" },
-      { pickupType: "LATER", orderDate: "2020-01-01", orderTime: "12:00" },
-      { pickupType: "LATER", orderDate: "2099-02-30", orderTime: "12:00" },
-      { pickupType: "LATER", orderDate: "2099-01-05" },
-      { pickupType: "LATER", orderDate: "x".repeat(65), orderTime: "12:00" },
-      { pickupType: "ASAP", orderTime: "12:00" },
-      { pickupType: "SOON" },
-    ]) {
-      const response = await mutate(app, cart, "PUT", "/update-order-time", body);
-      expect(response.status, JSON.stringify(body)).toBe(400);
+    // The day before (bookable times reach 30 days ahead of the location's today).
+    const saved = app.clock.now;
+    app.clock.now = new Date("2099-01-04T12:00:00Z");
+    try {
+      const cart = await startCart(app, DUNE.locationId);
+      const intervals = await app.call("GET", `/locations/${DUNE.locationId}/time-intervals?date=2099-01-05`);
+      const takeout = (intervals.body as { methods: { fulfillmentMethod: string; times: { time: string }[] }[] }).methods.find((method) => method.fulfillmentMethod === "takeout");
+      const slot = takeout?.times[3]?.time ?? "";
+      expect(takeout?.times[0]?.time).toBe("10:00");
+      const ok = await mutate(app, cart, "PUT", "/update-order-time", { pickupType: "LATER", orderDate: "2099-01-05", orderTime: slot });
+      expect(ok.status, ok.text).toBe(200);
+      expect(ok.body).toMatchObject({ pickupType: "LATER", orderDate: "2099-01-05", orderTime: slot });
+      for (const body of [
+        { pickupType: "LATER", orderDate: "2099-01-05", orderTime: "03:00" },
+        { pickupType: "LATER", orderDate: "2020-01-01", orderTime: "12:00" },
+        { pickupType: "LATER", orderDate: "2099-02-30", orderTime: "12:00" },
+        { pickupType: "LATER", orderDate: "2099-01-05" },
+        { pickupType: "LATER", orderDate: "x".repeat(65), orderTime: "12:00" },
+        { pickupType: "ASAP", orderTime: "12:00" },
+        { pickupType: "SOON" },
+      ]) {
+        const response = await mutate(app, cart, "PUT", "/update-order-time", body);
+        expect(response.status, JSON.stringify(body)).toBe(400);
+      }
+    } finally {
+      app.clock.now = saved;
     }
   });
 

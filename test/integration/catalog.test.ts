@@ -101,7 +101,11 @@ describe("products", () => {
 
 describe("time intervals, gratuity, redirect", () => {
   it("lists bookable times per fulfilment method in the location's time zone", async () => {
-    const body = (await app.call("GET", `/locations/${DUNE.locationId}/time-intervals?date=2099-01-05`)).body as {
+    // The day before (bookable times reach 30 days ahead of the location's today).
+    const saved = app.clock.now;
+    app.clock.now = new Date("2099-01-04T12:00:00Z");
+    const response = await app.call("GET", `/locations/${DUNE.locationId}/time-intervals?date=2099-01-05`).finally(() => (app.clock.now = saved));
+    const body = response.body as {
       timeZone: string;
       methods: { fulfillmentMethod: string; times: { time: string; startsAt: string }[] }[];
     };

@@ -72,6 +72,44 @@ describe("an ASAP cart at a closed location", () => {
   });
 });
 
+describe("an ASAP order must be ready before the location closes", () => {
+  it("at 22:59, one minute before 23:00, ASAP is not offered, not accepted and not paid (takeout lead 20 minutes)", async () => {
+    app.clock.now = dubai("22:39");
+    const cart = await pricedCart(app, hummus, DUNE.locationId);
+    expect((await paymentSession(app, cart)).status).toBe(200);
+
+    app.clock.now = dubai("22:59");
+    const intervals = await app.call("GET", `/locations/${DUNE.locationId}/time-intervals?date=2026-12-02`);
+    expect(intervals.status, intervals.text).toBe(200);
+    const takeout = (intervals.body as { methods: { fulfillmentMethod: string; asapAvailable: boolean }[] }).methods.find((method) => method.fulfillmentMethod === "takeout");
+    expect(takeout?.asapAvailable).toBe(false);
+    expectScheduleClosed(await pay(app, cart, "pm_card_visa"));
+    const late = await pricedCart(app, hummus, DUNE.locationId);
+    const asap = await mutate(app, late, "PUT", "/update-order-time", { pickupType: "ASAP" });
+    expect(asap.status, asap.text).toBe(400);
+    expect(asap.body).toMatchObject({ code: "VALIDATION_ERROR", message: expect.stringMatching(/closes before/) as unknown });
+    expectScheduleClosed(await paymentSession(app, late));
+    expect(await orderCount(app, cart.cartId)).toBe(0);
+  });
+});
+
+describe("a later time is bookable up to 30 days ahead", () => {
+  it("refuses 9999-12-31 (its ready time is past what the database stores) and lists no times for it", async () => {
+    app.clock.now = dubai("12:00");
+    const cart = await pricedCart(app, hummus, DUNE.locationId);
+    const far = await mutate(app, cart, "PUT", "/update-order-time", { pickupType: "LATER", orderDate: "9999-12-31", orderTime: "19:00" });
+    expect(far.status, far.text).toBe(400);
+    expect(far.body).toMatchObject({ code: "VALIDATION_ERROR", details: { fields: [{ path: "orderTime", message: expect.stringMatching(/30 days ahead/) as unknown }] } });
+    const intervals = await app.call("GET", `/locations/${DUNE.locationId}/time-intervals?date=9999-12-31`);
+    expect(intervals.status, intervals.text).toBe(200);
+    for (const method of (intervals.body as { methods: { times: unknown[] }[] }).methods) expect(method.times).toEqual([]);
+    // The last bookable day (2027-01-01, 30 days after 2026-12-02) takes one; the day after does not.
+    expect((await mutate(app, cart, "PUT", "/update-order-time", { pickupType: "LATER", orderDate: "2027-01-01", orderTime: "19:00" })).status).toBe(200);
+    await refresh(app, cart);
+    expect((await mutate(app, cart, "PUT", "/update-order-time", { pickupType: "LATER", orderDate: "2027-01-02", orderTime: "19:00" })).status).toBe(400);
+  });
+});
+
 describe("the receipt says when the order will be ready and gives a number to read out", () => {
   const receiptOf = async (order: { receiptId: string; receiptToken: string }) => {
     const response = await app.call("GET", `/receipts/${order.receiptId}`, { headers: { "X-Receipt-Token": order.receiptToken } });
