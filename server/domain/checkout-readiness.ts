@@ -2,7 +2,8 @@ import { AppError } from "../errors";
 import type { CartLine } from "./cart-types";
 import { changeKind, type CatalogRevalidation } from "./revalidation";
 import { deliveryQuoteState, type DeliveryCartFacts } from "./delivery";
-import { orderTimeServable, type LocationSchedule } from "./schedule";
+import type { MenuAvailability } from "./catalog-types";
+import { isMenuAvailableAt, orderTimeServable, type LocationSchedule } from "./schedule";
 
 /**
  * Whether a cart may be paid for right now, as far as its quote goes. Checkout calls this before
@@ -84,6 +85,35 @@ export function orderTimeBlocker(cart: DeliveryCartFacts, location: LocationSche
       ? `${location.displayName} is closed now: choose a later time (PUT .../update-order-time with pickupType LATER and a time from /time-intervals)`
       : `The chosen time (${label}) can no longer be booked: choose another from /time-intervals (PUT .../update-order-time)`;
   return { code: "SCHEDULE_CLOSED", message, paths: ["orderTime"] };
+}
+
+/** Each line's product's menu hours (null: always served); a product the catalog no longer has is absent. */
+export type MenuHoursByProduct = ReadonlyMap<string, MenuAvailability | null>;
+
+/**
+ * Whether every line is on a menu served at the order's time (ASAP: now; LATER: the booked time). A
+ * breakfast item added in the morning cannot be paid for at noon as ASAP, nor booked for the evening:
+ * checked with the order time, before money moves. The way out is removing the line or another time.
+ */
+export function unservedLinesBlocker(
+  cart: DeliveryCartFacts & { lines: readonly CartLine[] },
+  location: LocationSchedule & { displayName: string },
+  menuHours: MenuHoursByProduct,
+  now: Date,
+): CheckoutBlocker | undefined {
+  const { moment, label } = orderTimeServable(cart, location, now);
+  if (!moment) return undefined;
+  const unserved = cart.lines.flatMap((line, index) => {
+    const hours = menuHours.get(line.productId);
+    return hours !== undefined && !isMenuAvailableAt(hours, moment) ? [{ index, name: line.name }] : [];
+  });
+  if (unserved.length === 0) return undefined;
+  const names = unserved.map(({ name }) => name).join(", ");
+  return {
+    code: "SCHEDULE_CLOSED",
+    message: `Not served at the chosen time (${label}): ${names}. Remove ${unserved.length === 1 ? "it" : "them"} or choose another time from /time-intervals (PUT .../update-order-time)`,
+    paths: unserved.map(({ index }) => `items.${index}.servedAtOrderTime`),
+  };
 }
 
 /** Throws 409 REQUOTE_REQUIRED, listing the blockers, unless the cart may be paid for now. */

@@ -11,7 +11,8 @@ import { idleExpiry, type CartIds } from "../carts";
 import { processorCustomerOf } from "../customers/processor-customer";
 import { findLocation, type LocationWithMerchant } from "../locations";
 import { reconcileIntent } from "./intent-session";
-import { assertQuotePayable } from "./quote-guard";
+import { assertQuotePayable, menuHoursOf } from "./quote-guard";
+import type { MenuHoursByProduct } from "../../domain/checkout-readiness";
 
 /**
  * POST .../payment-session: creates or recovers the cart's PaymentIntent for the current quote and
@@ -31,7 +32,7 @@ export async function createPaymentSession(ctx: CommittingCartMutation, ids: Car
     requireOpen(cart, now);
     if (cart.revision !== expectedRevision) throw conflict(cart.revision);
     const location = await findLocation(tx, cart.locationId, { allowSlug: false });
-    return { cart, terms: payableTerms(cart, location, now) };
+    return { cart, terms: payableTerms(cart, location, await menuHoursOf(tx, location, cart), now) };
   });
 
   // A signed-in customer's card is saved to their processor customer for next time.
@@ -68,12 +69,12 @@ function requireOpen(cart: CartRow, now: Date): void {
 }
 
 /** The terms the intent must carry, once the quote is known to be payable and chargeable. */
-function payableTerms(cart: CartRow, location: LocationWithMerchant, now: Date): IntentTerms {
+function payableTerms(cart: CartRow, location: LocationWithMerchant, menuHours: MenuHoursByProduct, now: Date): IntentTerms {
   const fingerprint = cart.quoteFingerprint;
   if (cart.lines.length === 0 || fingerprint === null) {
     throw new AppError("RESOURCE_CONFLICT", "The cart is empty: add items before paying", { details: { reason: "CART_EMPTY" } });
   }
-  assertQuotePayable(cart, now, { location });
+  assertQuotePayable(cart, now, { location, menuHours });
   const total = cart.priced.orderTotalWithServiceFee;
   if (belowProcessorMinimum(total, cart.currency)) {
     const minimum = PROCESSOR_MINIMUM_MINOR[cart.currency];
