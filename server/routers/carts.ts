@@ -77,6 +77,8 @@ export const cartsRouter = router({
       operationId: "storefrontUpdateCartOrderTime",
       tags,
       summary: "Order as soon as possible, or at a bookable later time",
+      description:
+        "ASAP is taken while the location is open from now until an order placed now would be ready (now plus the fulfilment method's lead time); otherwise 400. LATER must be one of the times /time-intervals lists for the cart's fulfilment method: inside the opening hours, at least the lead time ahead, on a date no more than 30 days after the location's today. The time is checked again at payment, with the menus of the cart's lines (SCHEDULE_CLOSED).",
     }),
     { input: orderTimeInput, output: cartSchema },
     ({ ctx, input }) =>

@@ -47,7 +47,10 @@ export const catalogRouter = router({
     .output(responseSchema(productSchema))
     .query(({ ctx, input }) => catalog.getProduct(ctx, input)),
 
-  timeIntervals: readProcedure(readMeta({ method: "GET", path: "/locations/{locationId}/time-intervals", tags, summary: "Bookable order times of a date, per fulfilment method, in the location's time zone" }))
+  timeIntervals: readProcedure(readMeta({ method: "GET", path: "/locations/{locationId}/time-intervals", tags, summary: "Bookable order times of a date, per fulfilment method, in the location's time zone",
+      description:
+        "`times`: the slots of the date inside the opening hours, at least the method's lead time from now, for dates from the location's today up to 30 days after it (later dates list none). `startsAt` is the slot's instant (on a DST fall-back day a repeated wall-clock time is its later occurrence). `asapAvailable`: the date is today and an order placed now would be ready before the location closes.",
+    }))
     .input(z.object({ locationId: locationIdParam, date: dateQuery }))
     .output(responseSchema(timeIntervalsSchema))
     .query(({ ctx, input }) => catalog.getTimeIntervals(ctx, input)),

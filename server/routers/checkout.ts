@@ -36,7 +36,7 @@ export const checkoutRouter = router({
       tags,
       summary: "Create or recover the payment session for the cart's current quote",
       description:
-        "Answers the client secret of the cart's one PaymentIntent, carrying exactly the quote's total (orderTotalWithServiceFeeAmount). Call it again after the cart changed: the same intent is amended. It does not change what the customer pays, but like every cart change it moves the revision: use the returned ETag next. Totals below the card processor's minimum charge (USD 0.50, GBP 0.30, AUD 0.50, AED 2.00) are 409 RESOURCE_CONFLICT; a stale or expired quote is 409 REQUOTE_REQUIRED. So is an order time that cannot be served now (`details.reasons` has SCHEDULE_CLOSED): an ASAP cart while the location is closed, or a LATER time that is no longer bookable; set a time from /time-intervals with PUT .../update-order-time first.",
+        "Answers the client secret of the cart's one PaymentIntent, carrying exactly the quote's total (orderTotalWithServiceFeeAmount). Call it again after the cart changed: the same intent is amended. It does not change what the customer pays, but like every cart change it moves the revision: use the returned ETag next. Totals below the card processor's minimum charge (USD 0.50, GBP 0.30, AUD 0.50, AED 2.00) are 409 RESOURCE_CONFLICT; a stale or expired quote is 409 REQUOTE_REQUIRED. So is an order time that cannot be served now (`details.reasons` has SCHEDULE_CLOSED): an ASAP cart while the location is closed or closes before the order would be ready, a LATER time that is no longer bookable, or a line whose menu is not served at the order's time (its blocker's `paths` name `items.N.servedAtOrderTime`); set a time from /time-intervals with PUT .../update-order-time, or remove the line, first.",
     }),
     { input: z.strictObject({ ...cartPath }), output: paymentSessionSchema },
     ({ ctx, input }) => createPaymentSession(ctx, input),
@@ -50,7 +50,7 @@ export const checkoutRouter = router({
         tags,
         summary: "Report the confirmed payment; answers the order result",
         description:
-          "Send it after confirming the payment session in the browser, or with paymentMethodId to confirm on the server. The precondition is quoteFingerprint, not If-Match: a different or expired quote, or an unresolved blocking revalidation, or an order time that cannot be served now (SCHEDULE_CLOSED: an ASAP cart while the location is closed, a LATER time no longer bookable), is 409 REQUOTE_REQUIRED and nothing is charged. The cart is LOCKED while the payment is settled; a declined card answers `failed` and the cart is OPEN again (new revision) for another card. Retrying never charges twice.",
+          "Send it after confirming the payment session in the browser, or with paymentMethodId to confirm on the server. The precondition is quoteFingerprint, not If-Match: a different or expired quote, or an unresolved blocking revalidation, or an order time that cannot be served now (SCHEDULE_CLOSED: an ASAP cart while the location is closed or closes before the order would be ready, a LATER time no longer bookable, a line whose menu is not served then), is 409 REQUOTE_REQUIRED and nothing is charged. The cart is LOCKED while the payment is settled; a declined card answers `failed` and the cart is OPEN again (new revision) for another card. Retrying never charges twice.",
       },
       pollResponseHeaders,
     ),
