@@ -1,5 +1,5 @@
 import { AppError } from "../errors";
-import type { CartLine } from "./cart-types";
+import type { AppliedDiscount, CartLine } from "./cart-types";
 import { changeKind, type CatalogRevalidation } from "./revalidation";
 import { deliveryQuoteState, type DeliveryCartFacts } from "./delivery";
 import type { MenuAvailability } from "./catalog-types";
@@ -21,7 +21,8 @@ export type CheckoutBlockerCode =
   | "DELIVERY_QUOTE_EXPIRED"
   | "BLOCKING_CHANGES"
   | "CHANGES_NOT_ACKNOWLEDGED"
-  | "SCHEDULE_CLOSED";
+  | "SCHEDULE_CLOSED"
+  | "DISCOUNT_WITHDRAWN";
 
 export type CheckoutBlocker = { code: CheckoutBlockerCode; message: string; paths?: string[] };
 
@@ -114,6 +115,21 @@ export function unservedLinesBlocker(
     message: `Not served at the chosen time (${label}): ${names}. Remove ${unserved.length === 1 ? "it" : "them"} or choose another time from /time-intervals (PUT .../update-order-time)`,
     paths: unserved.map(({ index }) => `items.${index}.servedAtOrderTime`),
   };
+}
+
+/**
+ * Whether the cart's discount is still offered on the terms it was applied with. Codes are not part
+ * of the catalog's publications, so a code the merchant withdrew (or changed) would otherwise be paid
+ * with as the cart recorded it: checked before money moves. `offered`: the code's current row, if any.
+ */
+export function withdrawnDiscountBlocker(applied: AppliedDiscount | null, offered: AppliedDiscount & { active: boolean } | undefined): CheckoutBlocker | undefined {
+  if (!applied) return undefined;
+  const same = offered?.active && offered.rate === applied.rate && offered.amountMinor === applied.amountMinor && offered.minimumSubtotalMinor === applied.minimumSubtotalMinor;
+  if (same) return undefined;
+  const message = offered?.active
+    ? `Discount code ${applied.code} has changed: apply it again (POST .../discounts/apply-discount) or remove it (DELETE .../discounts/apply-discount)`
+    : `Discount code ${applied.code} is no longer offered: remove it (DELETE .../discounts/apply-discount)`;
+  return { code: "DISCOUNT_WITHDRAWN", message, paths: ["discountCode"] };
 }
 
 /** Throws 409 REQUOTE_REQUIRED, listing the blockers, unless the cart may be paid for now. */

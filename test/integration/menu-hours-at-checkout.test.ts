@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { orderCount, pay, paymentSession, pricedCart } from "../checkout-helpers";
-import { createTestApp, HARBOR, mutate, type TestApp } from "../harness";
+import { createTestApp, mutate, type TestApp } from "../harness";
 
 /**
  * A line is paid for only at a time its menu is served. Harbor Kitchen (America/New_York, open all

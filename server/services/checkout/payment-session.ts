@@ -11,8 +11,7 @@ import { idleExpiry, type CartIds } from "../carts";
 import { processorCustomerOf } from "../customers/processor-customer";
 import { findLocation, type LocationWithMerchant } from "../locations";
 import { reconcileIntent } from "./intent-session";
-import { assertQuotePayable, menuHoursOf } from "./quote-guard";
-import type { MenuHoursByProduct } from "../../domain/checkout-readiness";
+import { assertQuotePayable, offerFactsOf, type OfferFacts } from "./quote-guard";
 
 /**
  * POST .../payment-session: creates or recovers the cart's PaymentIntent for the current quote and
@@ -32,7 +31,7 @@ export async function createPaymentSession(ctx: CommittingCartMutation, ids: Car
     requireOpen(cart, now);
     if (cart.revision !== expectedRevision) throw conflict(cart.revision);
     const location = await findLocation(tx, cart.locationId, { allowSlug: false });
-    return { cart, terms: payableTerms(cart, location, await menuHoursOf(tx, location, cart), now) };
+    return { cart, terms: payableTerms(cart, location, await offerFactsOf(tx, location, cart), now) };
   });
 
   // A signed-in customer's card is saved to their processor customer for next time.
@@ -69,12 +68,12 @@ function requireOpen(cart: CartRow, now: Date): void {
 }
 
 /** The terms the intent must carry, once the quote is known to be payable and chargeable. */
-function payableTerms(cart: CartRow, location: LocationWithMerchant, menuHours: MenuHoursByProduct, now: Date): IntentTerms {
+function payableTerms(cart: CartRow, location: LocationWithMerchant, offer: OfferFacts, now: Date): IntentTerms {
   const fingerprint = cart.quoteFingerprint;
   if (cart.lines.length === 0 || fingerprint === null) {
     throw new AppError("RESOURCE_CONFLICT", "The cart is empty: add items before paying", { details: { reason: "CART_EMPTY" } });
   }
-  assertQuotePayable(cart, now, { location, menuHours });
+  assertQuotePayable(cart, now, { location, offer });
   const total = cart.priced.orderTotalWithServiceFee;
   if (belowProcessorMinimum(total, cart.currency)) {
     const minimum = PROCESSOR_MINIMUM_MINOR[cart.currency];

@@ -10,7 +10,7 @@ import type { CartIds } from "../carts";
 import { findLocation } from "../locations";
 import { lockForAttempt, settleCart } from "./finalizer";
 import { orderResultHeaders, readOrderResult } from "./order-result";
-import { assertQuotePayable, menuHoursOf } from "./quote-guard";
+import { assertQuotePayable, offerFactsOf } from "./quote-guard";
 
 export type PaymentReport = { quoteFingerprint: string; paymentMethodId?: string | undefined };
 
@@ -38,7 +38,7 @@ export async function reportPayment(ctx: CommittingWrite, ids: CartIds, report: 
     const status = effectiveStatus(cart, now);
     if (status !== "OPEN") throw new AppError("CART_IMMUTABLE", `The cart is ${status} and can no longer be paid`, { details: { status } });
     const location = await findLocation(tx, cart.locationId, { allowSlug: false });
-    assertQuotePayable(cart, now, { location, menuHours: await menuHoursOf(tx, location, cart), clientFingerprint: report.quoteFingerprint });
+    assertQuotePayable(cart, now, { location, offer: await offerFactsOf(tx, location, cart), clientFingerprint: report.quoteFingerprint });
     const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.cartId, cart.id));
     const terms = intentTermsFor({ ...cart, quoteFingerprint: report.quoteFingerprint });
     if (!session?.intentId || session.pending || session.quoteFingerprint !== report.quoteFingerprint || session.amountMinor !== terms.amountMinor) {

@@ -1,5 +1,8 @@
 import type { Executor } from "../../../db/client";
-import { checkoutBlockers, orderTimeBlocker, unservedLinesBlocker, type CheckoutBlocker, type CheckoutLocation, type MenuHoursByProduct } from "../../domain/checkout-readiness";
+import { and, eq } from "drizzle-orm";
+import { discounts } from "../../../db/schema";
+import type { AppliedDiscount } from "../../domain/cart-types";
+import { checkoutBlockers, orderTimeBlocker, unservedLinesBlocker, withdrawnDiscountBlocker, type CheckoutBlocker, type CheckoutLocation, type MenuHoursByProduct } from "../../domain/checkout-readiness";
 import { AppError } from "../../errors";
 import type { CartRow } from "../cart-access";
 import type { LocationRow } from "../locations";
@@ -19,23 +22,33 @@ export function quoteProblems(cart: CartRow, now: Date, context: { location: Che
   return problems;
 }
 
-/** The menu hours of the cart's products, for the check that each line is served at the order's time. */
-export async function menuHoursOf(executor: Executor, location: LocationRow, cart: CartRow): Promise<MenuHoursByProduct> {
+/** What the payability check reads besides the cart and its location: its lines' menu hours, and its discount code as offered now. */
+export type OfferFacts = { menuHours: MenuHoursByProduct; discount: (AppliedDiscount & { active: boolean }) | undefined };
+
+export async function offerFactsOf(executor: Executor, location: LocationRow, cart: CartRow): Promise<OfferFacts> {
   const facts = await loadCatalogFacts(executor, location, cart.lines.map((line) => line.productId));
-  return new Map([...facts.products].map(([id, product]) => [id, product.menuAvailability]));
+  const menuHours = new Map([...facts.products].map(([id, product]) => [id, product.menuAvailability]));
+  if (!cart.discount) return { menuHours, discount: undefined };
+  const [discount] = await executor
+    .select({ code: discounts.code, rate: discounts.rate, amountMinor: discounts.amountMinor, minimumSubtotalMinor: discounts.minimumSubtotalMinor, active: discounts.active })
+    .from(discounts)
+    .where(and(eq(discounts.locationId, location.id), eq(discounts.code, cart.discount.code)));
+  return { menuHours, discount };
 }
 
 /**
  * The one check before money may move for a quote: 409 REQUOTE_REQUIRED, listing why, unless payable.
- * On top of the quote's own readiness, the order time must be servable now (orderTimeBlocker), and
- * every line on a menu served at that time (unservedLinesBlocker).
+ * On top of the quote's own readiness, the order time must be servable now (orderTimeBlocker), every
+ * line on a menu served at that time (unservedLinesBlocker), and the discount still offered as applied.
  */
-export function assertQuotePayable(cart: CartRow, now: Date, context: { location: LocationRow; menuHours: MenuHoursByProduct; clientFingerprint?: string | undefined }): void {
-  const closed = orderTimeBlocker(cart, context.location, now) ?? unservedLinesBlocker(cart, context.location, context.menuHours, now);
-  const blockers = [...checkoutBlockers(cart, context.location, now), ...(closed ? [closed] : [])];
+export function assertQuotePayable(cart: CartRow, now: Date, context: { location: LocationRow; offer: OfferFacts; clientFingerprint?: string | undefined }): void {
+  const closed = orderTimeBlocker(cart, context.location, now) ?? unservedLinesBlocker(cart, context.location, context.offer.menuHours, now);
+  const withdrawn = withdrawnDiscountBlocker(cart.discount, context.offer.discount);
+  const blockers = [...checkoutBlockers(cart, context.location, now), ...(closed ? [closed] : []), ...(withdrawn ? [withdrawn] : [])];
   const mismatch = context.clientFingerprint !== undefined && context.clientFingerprint !== cart.quoteFingerprint;
   if (blockers.length === 0 && !mismatch) return;
-  const message = closed && blockers.length === 1 && !mismatch ? closed.message : "The cart's quote can no longer be paid: re-read the cart, call PUT .../validate-and-update, then start the payment again";
+  const only = blockers.length === 1 && !mismatch ? blockers[0] : undefined;
+  const message = only && (only === closed || only === withdrawn) ? only.message : "The cart's quote can no longer be paid: re-read the cart, call PUT .../validate-and-update, then start the payment again";
   throw new AppError("REQUOTE_REQUIRED", message, {
     details: {
       reasons: [...(mismatch ? ["QUOTE_MISMATCH"] : []), ...blockers.map((blocker) => blocker.code)],
