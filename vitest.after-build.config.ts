@@ -44,6 +44,9 @@ export const productionBuildFiles = [
   "test/integration/phone-verification-race.pg.test.ts",
   "test/integration/otp-code-reuse.test.ts",
   "test/integration/fuzz.test.ts",
+  "test/integration/menu-hours-at-checkout.test.ts",
+  "test/integration/withdrawn-discount.test.ts",
+  "test/integration/path-members.test.ts",
 ];
 
 export const nextMountFiles = ["test/integration/rules.test.ts", "test/integration/prefix-edges.test.ts", "test/integration/checkout.test.ts", "test/integration/smoke.test.ts"];

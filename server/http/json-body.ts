@@ -132,3 +132,18 @@ export async function readRestBody(request: Request, maxBytes: number): Promise<
   return parsed;
 }
 
+/**
+ * A body member named like one of the operation's path parameters is refused: the adapter merges
+ * the path into the input over the body, so `{"cartId": "other"}` was silently ignored, and the
+ * OpenAPI document gives every body `additionalProperties: false` without those members.
+ */
+export function refusePathMembers(body: unknown, pathParameters: readonly string[]): void {
+  if (typeof body !== "object" || body === null) return;
+  const given = pathParameters.filter((name) => Object.hasOwn(body, name));
+  if (given.length > 0) {
+    throw validationError(
+      `The path gives ${given.join(" and ")}; the body may not`,
+      given.map((name) => ({ path: `body.${name}`, message: "unexpected member: a path parameter" })),
+    );
+  }
+}

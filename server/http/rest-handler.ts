@@ -8,7 +8,7 @@ import { conditionalResponse, publicReadKey, representationHeaders, withoutBody 
 import { corsAllowlist, corsHeaders, isAllowedOrigin, preflightHeaders } from "./cors";
 import { refuseCredentialsInQuery } from "./credential-query";
 import { depsOrErrorResponse, errorResponse } from "./error-response";
-import { readRestBody } from "./json-body";
+import { readRestBody, refusePathMembers } from "./json-body";
 import { createProcedureRunner } from "./openapi-bridge";
 import { applyRateLimit } from "./rate-limit";
 import { newRequestId } from "./request-id";
@@ -57,6 +57,7 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
         if (cached) return conditionalResponse(request, cached.body, { ...cached.headers, ...baseHeaders });
       }
       const body = await readRestBody(request, deps.env.MAX_BODY_BYTES);
+      refusePathMembers(body, route.pathParameters);
       const context = createRequestContext({ requestId, deps, clientIp: clientIp(request.headers, deps.env), origin: requestOrigin(request, url), headers: request.headers });
       const result = await runProcedure(request, route, route.canonicalPath + url.search, body, context);
       if (!result.ok) return errorResponse(result.error, requestId, baseHeaders);

@@ -22,6 +22,8 @@ export type RestMatch = {
   kind: OperationKind | null;
   /** The path as the adapter is given it: the template's literals and each parameter's decoded, checked value. */
   canonicalPath: string;
+  /** The template's parameter names (`locationId`, `cartId`, ...): the path gives them, a body may not. */
+  pathParameters: string[];
 };
 
 let routes: Route[] | undefined;
@@ -110,5 +112,6 @@ export function matchRestRoute(method: string, pathname: string): RestMatch {
     throw new AppError("NOT_FOUND", `No operation exists at this path${hint}`);
   }
   const canonicalPath = `/${checkedParameters(route, segments).join("/")}`;
-  return { method: route.method, template: route.template, procedure: route.procedure, kind: route.kind, canonicalPath };
+  const pathParameters = route.segments.flatMap((part) => ("parameter" in part ? [part.parameter] : []));
+  return { method: route.method, template: route.template, procedure: route.procedure, kind: route.kind, canonicalPath, pathParameters };
 }

@@ -85,6 +85,16 @@ describe("the prefix itself and paths no operation has", () => {
   });
 
 
+  it("runs the operation whatever Next-internal header a request carries (on Next's mount, x-middleware-prefetch is Next's 200 {} with nothing done)", async () => {
+    const response = await raw("GET", `${REST_PREFIX}/locations/${HARBOR.locationId}/time-intervals`, { headers: { "x-middleware-prefetch": "1" } });
+    expect(response.status).toBe(200);
+    if (framework) {
+      expect(response.body).toEqual({});
+      return;
+    }
+    expect(response.body).toMatchObject({ locationId: HARBOR.locationId });
+  });
+
   it("literal segments match exactly: another case is no operation", async () => {
     expectEnvelope(await raw("GET", `${REST_PREFIX}/LOCATIONS/${HARBOR.locationId}/menus`), 404, "NOT_FOUND");
   });
