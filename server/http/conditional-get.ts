@@ -21,11 +21,14 @@ export function representationHeaders(request: Request, body: string, procedureH
   return headers;
 }
 
-/** 304 when If-None-Match already holds the representation's ETag, else the representation. */
+/**
+ * 304 when If-None-Match already holds the representation's ETag, or is `*` (any current
+ * representation, RFC 9110 §13.1.2), else the representation.
+ */
 export function conditionalResponse(request: Request, body: string, headers: Record<string, string>): Response {
   const etag = headers.etag ?? "";
   const ifNoneMatch = request.headers.get("if-none-match");
-  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""))) {
+  if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""))) {
     return new Response(null, { status: 304, headers });
   }
   return new Response(body, { status: 200, headers });

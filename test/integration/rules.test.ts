@@ -308,6 +308,9 @@ describe("conditional reads", () => {
       const second = await send(app, route, cart, { "If-None-Match": etag ?? "" });
       expect(second.status, route.name).toBe(304);
       expect(second.text).toBe("");
+      // `*` matches any current representation (RFC 9110 §13.1.2); another tag does not.
+      expect((await send(app, route, cart, { "If-None-Match": "*" })).status, route.name).toBe(304);
+      expect((await send(app, route, cart, { "If-None-Match": '"not-this-one"' })).status, route.name).toBe(200);
     }
   });
 });
