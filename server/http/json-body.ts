@@ -94,6 +94,20 @@ export function assertJsonDepth(text: string, where: string): void {
   }
 }
 
+/**
+ * Bodies are read as sent: a Content-Encoding other than identity (gzip, br, ...) would be parsed as
+ * if it were plain JSON, so it is refused by name rather than accepted for a body that happens to be
+ * plain, or reported as invalid UTF-8 for one that is really compressed.
+ */
+export function assertNoContentCoding(contentEncoding: string | null): void {
+  const codings = (contentEncoding ?? "").split(",").map((coding) => coding.trim().toLowerCase()).filter((coding) => coding !== "" && coding !== "identity");
+  if (codings.length > 0) {
+    throw validationError("Request bodies are not decoded: send the JSON without a Content-Encoding", [
+      { path: "header.content-encoding", message: `unsupported coding ${JSON.stringify(codings.join(", ").slice(0, 32))}` },
+    ]);
+  }
+}
+
 /** UTF-8 bytes to a parsed JSON value, refusing invalid UTF-8, invalid JSON and nesting past MAX_JSON_DEPTH. */
 export function parseJsonBytes(bytes: Uint8Array): unknown {
   let text: string;
@@ -120,6 +134,7 @@ export async function readRestBody(request: Request, maxBytes: number): Promise<
   const bytes = await readBoundedBytes(request, maxBytes);
   if (bytes.byteLength === 0) return request.method === "DELETE" ? undefined : {};
   assertJsonContentType(request.headers.get("content-type"));
+  assertNoContentCoding(request.headers.get("content-encoding"));
   const parsed = parseJsonBytes(bytes);
   if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
     throw validationError("The request body must be a JSON object", [{ path: "body", message: "expected a JSON object" }]);

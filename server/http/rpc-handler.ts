@@ -7,7 +7,7 @@ import { clientIp } from "./client-ip";
 import { logRequest } from "./access-log";
 import { applyRateLimit } from "./rate-limit";
 import { depsOrErrorResponse, errorResponse, logUnexpected } from "./error-response";
-import { assertJsonContentType, assertJsonDepth, parseJsonBytes, readBoundedBytes } from "./json-body";
+import { assertJsonContentType, assertJsonDepth, assertNoContentCoding, parseJsonBytes, readBoundedBytes } from "./json-body";
 import { requestOrigin } from "./request-origin";
 import { newRequestId } from "./request-id";
 import { rpcRouteName } from "./route-table";
@@ -62,6 +62,7 @@ export function createRpcHandler(getDeps: () => Promise<AppDeps>) {
     const bytes = await readBoundedBytes(request, maxBytes);
     if (bytes.byteLength > 0) {
       assertJsonContentType(request.headers.get("content-type"));
+      assertNoContentCoding(request.headers.get("content-encoding"));
       parseJsonBytes(bytes);
     }
     return new Request(request.url, { method: request.method, headers: request.headers, body: bytes.byteLength > 0 ? bytes : null, signal: request.signal });

@@ -103,3 +103,24 @@ describe("a body labelled with a charset other than UTF-8", () => {
     expect(accepted.status, accepted.text).toBe(200);
   });
 });
+
+describe("a body with a Content-Encoding", () => {
+  it("is a 400 naming the header on REST and on RPC (bodies are not decoded), and nothing changes", async () => {
+    const cart = await startCart(app);
+    for (const coding of ["gzip", "br", "identity, gzip"]) {
+      const response = await app.call("PUT", `/locations/${cart.locationId}/carts/${cart.cartId}/gratuity`, {
+        headers: { "content-type": "application/json", "content-encoding": coding, "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": idemKey() },
+        rawBody: JSON.stringify({ rate: "0.1" }),
+      });
+      expect(response.status, response.text).toBe(400);
+      expect(response.body).toMatchObject({ details: { fields: [{ path: "header.content-encoding" }] } });
+    }
+    await expectEnvelope(await rpc("customer.login", { method: "POST", headers: { "content-type": "application/json", "content-encoding": "gzip", "Idempotency-Key": idemKey() }, body: "{}" }), "header.content-encoding");
+    const identity = await app.call("PUT", `/locations/${cart.locationId}/carts/${cart.cartId}/gratuity`, {
+      headers: { "content-type": "application/json", "content-encoding": "identity", "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": idemKey() },
+      rawBody: JSON.stringify({ rate: "0.1" }),
+    });
+    expect(identity.status, identity.text).toBe(200);
+    expect(identity.body).toMatchObject({ revision: 1 });
+  });
+});
