@@ -55,6 +55,17 @@ export function belowProcessorMinimum(amountMinor: Minor, currency: Currency): b
   return amountMinor < PROCESSOR_MINIMUM_MINOR[currency];
 }
 
+/**
+ * The processor's largest charge: Stripe takes at most eight digits of minor units (USD 999,999.99;
+ * the same digit limit in the other currencies here). A larger total would fail at the processor
+ * (invalid_request) after the cart was priced; it is refused before any processor call instead.
+ */
+export const PROCESSOR_MAXIMUM_MINOR = 99_999_999;
+
+export function aboveProcessorMaximum(amountMinor: Minor): boolean {
+  return amountMinor > PROCESSOR_MAXIMUM_MINOR;
+}
+
 /** The API shows ISO codes upper-case ("USD"); processors and the Cart use lower-case. */
 export function apiCurrencyCode(currency: Currency): string {
   return currency.toUpperCase();

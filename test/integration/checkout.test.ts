@@ -117,6 +117,22 @@ describe("payment session", () => {
     expect((await readCart(app, cheap)).revision).toBe(Number(/\d+/.exec(cheap.etag)?.[0]));
   });
 
+  it("refuses a total above the processor's largest charge before calling the processor", async () => {
+    // 99 x $10,101.01 = $999,999.99 with nothing added would still pass; tax and fees take it over.
+    await app.deps.database.db
+      .insert(products)
+      .values({ id: "prd_test_banquet", locationId: HARBOR.locationId, categoryId: "cat_hk_starters", name: "Banquet for a thousand", priceMinor: 1_010_101 })
+      .onConflictDoNothing();
+    const lavish = await pricedCart(app, { productId: "prd_test_banquet", quantity: 99, selections: [], itemUnavailableAction: "remove_item" });
+    expect(lavish.total).toBeGreaterThan(99_999_999);
+    const intents = ledger.intentCount;
+    const refused = await paymentSession(app, lavish);
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body).toMatchObject({ code: "RESOURCE_CONFLICT", details: { reason: "ABOVE_PROCESSOR_MAXIMUM", maximumAmount: 99_999_999, currency: "USD", totalAmount: lavish.total } });
+    expect((refused.body as { message: string }).message).toMatch(/\$999,999\.99/);
+    expect(ledger.intentCount).toBe(intents);
+  });
+
   it("answers REQUOTE_REQUIRED for an expired quote", async () => {
     const cart = await pricedCart(app);
     app.clock.now = new Date(app.clock.now.getTime() + 16 * 60_000);

@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { carts } from "../../../db/schema";
-import { apiCurrencyCode, belowProcessorMinimum, intentTermsFor, PROCESSOR_MINIMUM_MINOR, type IntentTerms, type ProcessorIntent } from "../../domain/payments";
+import { aboveProcessorMaximum, apiCurrencyCode, belowProcessorMinimum, intentTermsFor, PROCESSOR_MAXIMUM_MINOR, PROCESSOR_MINIMUM_MINOR, type IntentTerms, type ProcessorIntent } from "../../domain/payments";
 import { formatMinor } from "../../domain/money";
 import { AppError } from "../../errors";
 import type { PaymentSessionView } from "../../schemas/checkout";
@@ -81,6 +81,13 @@ function payableTerms(cart: CartRow, location: LocationWithMerchant, offer: Offe
       "RESOURCE_CONFLICT",
       `The order total ${formatMinor(total, cart.currency)} is below the card processor's minimum charge of ${formatMinor(minimum, cart.currency)}; add items to pay by card`,
       { details: { reason: "BELOW_PROCESSOR_MINIMUM", totalAmount: total, minimumAmount: minimum, currency: apiCurrencyCode(cart.currency) } },
+    );
+  }
+  if (aboveProcessorMaximum(total)) {
+    throw new AppError(
+      "RESOURCE_CONFLICT",
+      `The order total ${formatMinor(total, cart.currency)} is above the card processor's largest charge of ${formatMinor(PROCESSOR_MAXIMUM_MINOR, cart.currency)}; split the order`,
+      { details: { reason: "ABOVE_PROCESSOR_MAXIMUM", totalAmount: total, maximumAmount: PROCESSOR_MAXIMUM_MINOR, currency: apiCurrencyCode(cart.currency) } },
     );
   }
   return intentTermsFor({ ...cart, quoteFingerprint: fingerprint });
