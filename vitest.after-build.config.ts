@@ -47,6 +47,7 @@ export const productionBuildFiles = [
   "test/integration/menu-hours-at-checkout.test.ts",
   "test/integration/withdrawn-discount.test.ts",
   "test/integration/path-members.test.ts",
+  "test/integration/service-details.test.ts",
 ];
 
 export const nextMountFiles = ["test/integration/rules.test.ts", "test/integration/prefix-edges.test.ts", "test/integration/checkout.test.ts", "test/integration/smoke.test.ts"];

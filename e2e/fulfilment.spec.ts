@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { addProduct, cartCount, HARBOR, openCart, openLocation, serverCart, snap, storedCart } from "./support";
+import { addProduct, cartCount, expectReceipt, HARBOR, openCart, openLocation, payWithTestCard, serverCart, snap, storedCart } from "./support";
 
 test.describe("fulfilment method", () => {
   test("the method is fixed per ordering session: switching asks first, then starts a new cart", async ({ page, request }, testInfo) => {
@@ -47,5 +47,25 @@ test.describe("fulfilment method", () => {
     drawer = await openCart(page);
     await expect(drawer.getByText("Your cart is empty.")).toBeVisible();
     await expect(drawer.getByRole("heading", { name: "Delivery address" })).toHaveCount(0);
+  });
+
+  test("a table-side order asks for the table before it can be paid, and the receipt names it", async ({ page, request }, testInfo) => {
+    await openLocation(page);
+    await page.getByRole("group", { name: "How would you like your order?" }).getByRole("radio", { name: /Table-side/ }).check();
+    await addProduct(page, "Fish & Chips");
+    const cartId = (await storedCart(page)).cartId;
+    const drawer = await openCart(page);
+    const form = drawer.getByRole("form", { name: "Table number" });
+    // The server refuses payment without the table (SERVICE_DETAILS_MISSING): the page says so first.
+    await expect(drawer.getByTestId("checkout-blocker")).toHaveText("Enter your table number above to pay.");
+    await expect(drawer.getByTestId("pay-button")).toBeDisabled();
+    await form.getByRole("textbox", { name: "Table number" }).fill("12");
+    await form.getByRole("button", { name: "Save" }).click();
+    await expect(drawer.getByTestId("service-details")).toHaveText("Table 12");
+    expect((await serverCart(page, request)).tableServiceInfo).toEqual({ tableNumber: "12" });
+    await snap(page, testInfo, "11-table-side-details");
+    await payWithTestCard(drawer, "4242");
+    const receipt = await expectReceipt(page, cartId);
+    await expect(receipt.getByTestId("receipt-fulfilment")).toContainText("· table 12");
   });
 });

@@ -53,7 +53,7 @@ export type RouteCase = {
   path: (cart: PreparedCart) => string;
   body?: (cart: PreparedCart) => Record<string, unknown>;
   /** The fulfilment method of the cart the route needs (default takeout). */
-  fulfillmentMethod?: "delivery";
+  fulfillmentMethod?: "delivery" | "table_side";
   setup?: Setup;
   /** When the success status is not 200. */
   successStatus?: number;
@@ -131,6 +131,13 @@ const fixtures: RouteFixture[] = [
     path: (cart) => `${cartPath(cart)}/courier-tip`,
     body: () => ({ amount: "3.00" }),
     fulfillmentMethod: "delivery",
+  },
+  {
+    name: "PUT service details",
+    procedure: "carts.setServiceDetails",
+    path: (cart) => `${cartPath(cart)}/service-details`,
+    body: () => ({ tableServiceInfo: { tableNumber: "12" } }),
+    fulfillmentMethod: "table_side",
   },
   { name: "PUT validate and update", procedure: "carts.validateAndUpdate", path: (cart) => `${cartPath(cart)}/validate-and-update`, body: () => ({}) },
   {

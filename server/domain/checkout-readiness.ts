@@ -22,7 +22,8 @@ export type CheckoutBlockerCode =
   | "BLOCKING_CHANGES"
   | "CHANGES_NOT_ACKNOWLEDGED"
   | "SCHEDULE_CLOSED"
-  | "DISCOUNT_WITHDRAWN";
+  | "DISCOUNT_WITHDRAWN"
+  | "SERVICE_DETAILS_MISSING";
 
 export type CheckoutBlocker = { code: CheckoutBlockerCode; message: string; paths?: string[] };
 
@@ -130,6 +131,22 @@ export function withdrawnDiscountBlocker(applied: AppliedDiscount | null, offere
     ? `Discount code ${applied.code} has changed: apply it again (POST .../discounts/apply-discount) or remove it (DELETE .../discounts/apply-discount)`
     : `Discount code ${applied.code} is no longer offered: remove it (DELETE .../discounts/apply-discount)`;
   return { code: "DISCOUNT_WITHDRAWN", message, paths: ["discountCode"] };
+}
+
+/** Where a table-side or room-service order is served, as the cart holds it (free-form JSON). */
+export type ServiceFacts = { fulfilmentMethod: string; tableServiceInfo: Record<string, unknown> | null; roomServiceInfo: Record<string, unknown> | null };
+
+const given = (value: unknown) => typeof value === "string" && value.trim() !== "";
+
+/** A table-side order needs its table, a room-service order its room and guest name: the kitchen cannot serve it otherwise. */
+export function serviceDetailsBlocker(cart: ServiceFacts): CheckoutBlocker | undefined {
+  if (cart.fulfilmentMethod === "table_side" && !given(cart.tableServiceInfo?.tableNumber)) {
+    return { code: "SERVICE_DETAILS_MISSING", message: "A table-side order needs its table number: PUT .../service-details with tableServiceInfo", paths: ["tableServiceInfo.tableNumber"] };
+  }
+  if (cart.fulfilmentMethod === "room_service" && !(given(cart.roomServiceInfo?.roomNumber) && given(cart.roomServiceInfo?.lastName))) {
+    return { code: "SERVICE_DETAILS_MISSING", message: "A room-service order needs the room number and the guest's last name: PUT .../service-details with roomServiceInfo", paths: ["roomServiceInfo"] };
+  }
+  return undefined;
 }
 
 /** Throws 409 REQUOTE_REQUIRED, listing the blockers, unless the cart may be paid for now. */

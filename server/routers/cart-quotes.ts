@@ -1,12 +1,24 @@
 import { z } from "zod";
 import { cartPath, cartSchema, clientAmount, deliveryAddressSchema } from "../schemas/cart";
 import * as delivery from "../services/delivery";
+import { validationError } from "../errors";
+import { setServiceDetails } from "../services/service-details";
 import { validateAndUpdate } from "../services/validate-cart";
 import { cartMutation, committingCartMutation } from "../trpc/procedures";
 import { cartMutationMeta, type OperationTag } from "./meta";
 
 /** Delivery address, courier tip and revalidation: the procedures that keep a cart's quote true. */
 const tags: OperationTag[] = ["Carts"];
+
+const serviceText = (max: number, description: string) => z.string().trim().min(1).max(max).meta({ description });
+const serviceDetailsInput = z
+  .strictObject({
+    ...cartPath,
+    tableServiceInfo: z.strictObject({ tableNumber: serviceText(32, "The table, as the restaurant numbers or names it.") }).optional(),
+    roomServiceInfo: z.strictObject({ roomNumber: serviceText(32, "The room."), lastName: serviceText(64, "The guest's last name, to match the room.") }).optional(),
+  })
+  .refine((body) => (body.tableServiceInfo === undefined) !== (body.roomServiceInfo === undefined), { message: "Send exactly one of tableServiceInfo or roomServiceInfo", path: ["tableServiceInfo"] })
+  .meta({ description: "Exactly one of tableServiceInfo or roomServiceInfo." });
 
 const text = (max: number) => z.string().trim().min(1, "must not be blank").max(max);
 const address = deliveryAddressSchema.shape;
@@ -70,6 +82,25 @@ export const cartQuoteProcedures = {
     }),
     { input: z.strictObject({ ...cartPath, amount: clientAmount.meta({ description: "At most COURIER_TIP_MAX_MINOR minor units (100.00 by default); above it: 400 naming `amount`." }) }), output: cartSchema },
     ({ ctx, input }) => delivery.setCourierTip(ctx, input, input.amount),
+  ),
+
+  setServiceDetails: cartMutation(
+    cartMutationMeta({
+      method: "PUT",
+      path: "/locations/{locationId}/carts/{cartId}/service-details",
+      tags,
+      summary: "Say where a table-side or room-service order is served",
+      description:
+        "Exactly one of `tableServiceInfo` (a table_side cart: `tableNumber`) or `roomServiceInfo` (a room_service cart: `roomNumber` and the guest's `lastName`), as the Cart shows them. Checkout (payment-session, payments) refuses a table_side or room_service cart without them: 409 REQUOTE_REQUIRED with SERVICE_DETAILS_MISSING. Details for another fulfilment method answer 409 RESOURCE_CONFLICT. Setting them again replaces them.",
+    }),
+    { input: serviceDetailsInput, output: cartSchema },
+    ({ ctx, input }) => {
+      const { locationId, cartId, tableServiceInfo, roomServiceInfo } = input;
+      // The schema's refine lets exactly one of the two through.
+      const details = tableServiceInfo ? { tableServiceInfo } : roomServiceInfo ? { roomServiceInfo } : undefined;
+      if (!details) throw validationError("Send exactly one of tableServiceInfo or roomServiceInfo", [{ path: "tableServiceInfo", message: "required" }]);
+      return setServiceDetails(ctx, { locationId, cartId }, details);
+    },
   ),
 
   validateAndUpdate: committingCartMutation(

@@ -6,4 +6,4 @@ import type { LocationWithMerchant } from "./locations";
 export type MutationScope = { tx: Tx; cart: CartRow; location: LocationWithMerchant; now: Date };
 
 /** The fields a cart change may set; mutateCart (./carts.ts) re-prices and writes them. */
-export type CartChange = Partial<Pick<CartRow, "lines" | "discount" | "gratuity" | "pickupType" | "orderDate" | "orderTime" | "status" | "courierTipMinor" | "deliveryInfo" | "deliveryQuote" | "lockedAt" | "catalogRevision" | "policyRevision" | "catalogRevalidation">>;
+export type CartChange = Partial<Pick<CartRow, "lines" | "discount" | "gratuity" | "pickupType" | "orderDate" | "orderTime" | "status" | "courierTipMinor" | "deliveryInfo" | "tableServiceInfo" | "roomServiceInfo" | "deliveryQuote" | "lockedAt" | "catalogRevision" | "policyRevision" | "catalogRevalidation">>;

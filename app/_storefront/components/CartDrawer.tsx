@@ -8,6 +8,7 @@ import { orderPath } from "../lib/use-payment";
 import type { Query } from "../lib/use-query";
 import { CheckoutSlot } from "../slots/CheckoutSlot";
 import { DELIVERY_SECTION_ID, DeliverySlot } from "../slots/DeliverySlot";
+import { ServiceSlot } from "../slots/ServiceSlot";
 import { RevalidationSlot, type FulfilmentTarget } from "../slots/RevalidationSlot";
 import styles from "../storefront.module.css";
 import { CartLines } from "./CartLines";
@@ -90,6 +91,7 @@ export function CartDrawer(props: {
             <RevalidationSlot cart={cart} cartState={cartState} reselect={reselect} onChangeFulfilment={goToFulfilment} />
             <OrderTimeSection key={cart.id} cart={cart} onSubmit={cartState.setOrderTime} />
             {cart.fulfilmentMethod === "delivery" ? <DeliverySlot cart={cart} cartState={cartState} location={location} /> : null}
+            {cart.fulfilmentMethod === "table_side" || cart.fulfilmentMethod === "room_service" ? <ServiceSlot key={cart.id} cart={cart} cartState={cartState} /> : null}
             {cart.items.length > 0 ? (
               <>
                 <GratuitySection cart={cart} policy={gratuity} onSet={cartState.setGratuity} />

@@ -59,6 +59,8 @@ export function ReceiptView(props: { receipt: Receipt }) {
         <p data-testid="receipt-fulfilment">
           {methodLabels[receipt.fulfilment.method]}: {when}
           {receipt.fulfilment.deliveryAddress ? ` · to ${receipt.fulfilment.deliveryAddress}` : ""}
+          {receipt.fulfilment.tableNumber ? ` · table ${receipt.fulfilment.tableNumber}` : ""}
+          {receipt.fulfilment.roomNumber ? ` · room ${receipt.fulfilment.roomNumber}` : ""}
         </p>
       </header>
       <ul className={styles.lines} aria-label="Items">

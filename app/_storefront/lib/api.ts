@@ -1,7 +1,7 @@
 import { bearer, newIdempotencyKey, type CartCall, type CartIntent, type CartRef, type CartTransport, type CheckoutCall, type CredentialHeaders } from "./cart-session";
 import type { ValidateInput } from "./revalidation";
 import { call, rpc, withHeaders } from "./rpc";
-import type { CartItem, DeliveryAddressInput, GratuityChoice, OrderResult, OrderTimeChoice, PaymentSession, SelectionInput } from "./types";
+import type { CartItem, DeliveryAddressInput, GratuityChoice, OrderResult, OrderTimeChoice, PaymentSession, SelectionInput, ServiceDetailsInput } from "./types";
 
 /**
  * Every API call the storefront makes, by name. Reads are anonymous; cart writes are intents for
@@ -69,6 +69,12 @@ export const cartIntents = {
     (address: DeliveryAddressInput): CartIntent =>
     (ref, headers) =>
       call(() => rpc.carts.setDelivery.mutate({ ...ref, ...address }, withHeaders(headers))),
+
+  /** Where a table-side or room-service order is served (checkout refuses those carts without it). */
+  serviceDetails:
+    (details: ServiceDetailsInput): CartIntent =>
+    (ref, headers) =>
+      call(() => rpc.carts.setServiceDetails.mutate({ ...ref, ...details }, withHeaders(headers))),
 
   courierTip:
     (amount: string): CartIntent =>

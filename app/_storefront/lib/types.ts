@@ -26,6 +26,7 @@ export type OrderTimeChoice = { pickupType: "ASAP" } | { pickupType: "LATER"; or
 export type GratuityChoice = { rate: string } | { amount: string };
 export type DeliveryAddressInput = Omit<Inputs["carts"]["setDelivery"], "locationId" | "cartId">;
 export type DeliveryCountry = DeliveryAddressInput["country"];
+export type ServiceDetailsInput = Omit<Inputs["carts"]["setServiceDetails"], "locationId" | "cartId">;
 export type DeliveryQuote = NonNullable<Cart["deliveryQuote"]>;
 export type CatalogRevalidation = NonNullable<Cart["catalogRevalidation"]>;
 export type RevalidationChange = CatalogRevalidation["changeSet"]["changes"][number];

@@ -37,6 +37,10 @@ export function CheckoutSlot(props: { cart: Cart; cartState: CartState; location
   const blocker =
     cart.fulfilmentMethod === "delivery" && !cart.deliveryInfo
       ? "Add a delivery address above to pay."
+      : !serviceDetailsGiven(cart)
+        ? cart.fulfilmentMethod === "table_side"
+          ? "Enter your table number above to pay."
+          : "Enter your room number and last name above to pay."
       : cart.catalogRevalidation?.required
         ? "Review the changes to your cart above before paying."
         : null;
@@ -122,4 +126,12 @@ function PaymentMessages(props: { payment: PaymentState }) {
       {payment.error ? <ErrorNotice error={payment.error} title="We could not take the payment." /> : null}
     </>
   );
+}
+
+/** Where a table-side or room-service order is served has been given (the server refuses to take payment without it). */
+function serviceDetailsGiven(cart: Cart): boolean {
+  const filled = (value: unknown) => typeof value === "string" && value.trim() !== "";
+  if (cart.fulfilmentMethod === "table_side") return filled(cart.tableServiceInfo?.tableNumber);
+  if (cart.fulfilmentMethod === "room_service") return filled(cart.roomServiceInfo?.roomNumber) && filled(cart.roomServiceInfo?.lastName);
+  return true;
 }

@@ -2,7 +2,7 @@ import type { Executor } from "../../../db/client";
 import { and, eq } from "drizzle-orm";
 import { discounts } from "../../../db/schema";
 import type { AppliedDiscount } from "../../domain/cart-types";
-import { checkoutBlockers, orderTimeBlocker, unservedLinesBlocker, withdrawnDiscountBlocker, type CheckoutBlocker, type CheckoutLocation, type MenuHoursByProduct } from "../../domain/checkout-readiness";
+import { checkoutBlockers, orderTimeBlocker, serviceDetailsBlocker, unservedLinesBlocker, withdrawnDiscountBlocker, type CheckoutBlocker, type CheckoutLocation, type MenuHoursByProduct } from "../../domain/checkout-readiness";
 import { AppError } from "../../errors";
 import type { CartRow } from "../cart-access";
 import type { LocationRow } from "../locations";
@@ -44,11 +44,12 @@ export async function offerFactsOf(executor: Executor, location: LocationRow, ca
 export function assertQuotePayable(cart: CartRow, now: Date, context: { location: LocationRow; offer: OfferFacts; clientFingerprint?: string | undefined }): void {
   const closed = orderTimeBlocker(cart, context.location, now) ?? unservedLinesBlocker(cart, context.location, context.offer.menuHours, now);
   const withdrawn = withdrawnDiscountBlocker(cart.discount, context.offer.discount);
-  const blockers = [...checkoutBlockers(cart, context.location, now), ...(closed ? [closed] : []), ...(withdrawn ? [withdrawn] : [])];
+  const undeliverable = serviceDetailsBlocker(cart);
+  const blockers = [...checkoutBlockers(cart, context.location, now), ...[closed, withdrawn, undeliverable].filter((blocker) => blocker !== undefined)];
   const mismatch = context.clientFingerprint !== undefined && context.clientFingerprint !== cart.quoteFingerprint;
   if (blockers.length === 0 && !mismatch) return;
   const only = blockers.length === 1 && !mismatch ? blockers[0] : undefined;
-  const message = only && (only === closed || only === withdrawn) ? only.message : "The cart's quote can no longer be paid: re-read the cart, call PUT .../validate-and-update, then start the payment again";
+  const message = only && (only === closed || only === withdrawn || only === undeliverable) ? only.message : "The cart's quote can no longer be paid: re-read the cart, call PUT .../validate-and-update, then start the payment again";
   throw new AppError("REQUOTE_REQUIRED", message, {
     details: {
       reasons: [...(mismatch ? ["QUOTE_MISMATCH"] : []), ...blockers.map((blocker) => blocker.code)],
