@@ -43,6 +43,12 @@ afterAll(async () => {
 const chargesOf = (intentId: string) => ledger.charges.filter((charge) => charge.intentId === intentId);
 const sessionIntent = (cartId: string) => sessionIntentOf(app, cartId);
 
+/** A Harbor starter at `priceMinor` (added once), and the add-item body of `quantity` of it. */
+async function starterPricedAt(id: string, name: string, priceMinor: number, quantity: number) {
+  await app.deps.database.db.insert(products).values({ id, locationId: HARBOR.locationId, categoryId: "cat_hk_starters", name, priceMinor }).onConflictDoNothing();
+  return { productId: id, quantity, selections: [], itemUnavailableAction: "remove_item" };
+}
+
 describe("payment session", () => {
   it("answers the client secret and the quote: total = orderTotalWithServiceFeeAmount, upper-case currency, revision = quoteFingerprint", async () => {
     const cart = await pricedCart(app);
@@ -103,11 +109,7 @@ describe("payment session", () => {
     expect(refusedEmpty.body).toMatchObject({ code: "RESOURCE_CONFLICT", details: { reason: "CART_EMPTY" } });
 
     // A 20-cent product: $0.22 with tax and service fee, under Stripe's USD 0.50.
-    await app.deps.database.db
-      .insert(products)
-      .values({ id: "prd_test_mint", locationId: HARBOR.locationId, categoryId: "cat_hk_starters", name: "After-dinner mint", priceMinor: 20 })
-      .onConflictDoNothing();
-    const cheap = await pricedCart(app, { productId: "prd_test_mint", quantity: 1, selections: [], itemUnavailableAction: "remove_item" });
+    const cheap = await pricedCart(app, await starterPricedAt("prd_test_mint", "After-dinner mint", 20, 1));
     expect(cheap.total).toBeLessThan(50);
     const refused = await paymentSession(app, cheap);
     expect(refused.status).toBe(409);
@@ -119,11 +121,7 @@ describe("payment session", () => {
 
   it("refuses a total above the processor's largest charge before calling the processor", async () => {
     // 99 x $10,101.01 = $999,999.99 with nothing added would still pass; tax and fees take it over.
-    await app.deps.database.db
-      .insert(products)
-      .values({ id: "prd_test_banquet", locationId: HARBOR.locationId, categoryId: "cat_hk_starters", name: "Banquet for a thousand", priceMinor: 1_010_101 })
-      .onConflictDoNothing();
-    const lavish = await pricedCart(app, { productId: "prd_test_banquet", quantity: 99, selections: [], itemUnavailableAction: "remove_item" });
+    const lavish = await pricedCart(app, await starterPricedAt("prd_test_banquet", "Banquet for a thousand", 1_010_101, 99));
     expect(lavish.total).toBeGreaterThan(99_999_999);
     const intents = ledger.intentCount;
     const refused = await paymentSession(app, lavish);
