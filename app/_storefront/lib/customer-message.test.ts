@@ -13,6 +13,11 @@ describe("what a customer reads for an error", () => {
     }
   });
 
+  it("says in plain words that a withdrawn discount code keeps the payment back, and what to do", () => {
+    const withdrawn = new StorefrontError({ code: "REQUOTE_REQUIRED", message: "Discount code FIVEOFF is no longer offered: remove it (DELETE .../discounts/apply-discount)", status: 409, details: { reasons: ["DISCOUNT_WITHDRAWN"] } });
+    expect(customerMessage(withdrawn)).toBe("Your discount code is no longer offered as it was when you applied it. Remove it, or apply it again, to pay.");
+  });
+
   it("keeps the service's message about the customer's own input", () => {
     expect(customerMessage(error("VALIDATION_ERROR", 400, 'Discount code "EXPIRED20" is not valid here'))).toBe('Discount code "EXPIRED20" is not valid here');
   });

@@ -11,5 +11,14 @@ export function customerMessage(error: StorefrontError): string {
   if (error.code === "DEPENDENCY_UNAVAILABLE" || error.status === 502 || error.status === 503 || error.status === 504) return "Ordering is briefly unavailable. Please try again in a moment.";
   if (error.code === "INTERNAL_ERROR" || (error.status ?? 0) >= 500) return "Something went wrong on our side. Please try again; if it keeps happening, contact the restaurant with the support reference below.";
   if (error.code === "CART_CONFLICT") return "Your cart changed in another tab or on another device. Please check it and try again.";
+  if (error.code === "REQUOTE_REQUIRED" && reasonsOf(error).includes("DISCOUNT_WITHDRAWN")) {
+    return "Your discount code is no longer offered as it was when you applied it. Remove it, or apply it again, to pay.";
+  }
   return error.message;
+}
+
+/** Why a REQUOTE_REQUIRED refused the payment (`details.reasons`). */
+function reasonsOf(error: StorefrontError): string[] {
+  const reasons = error.details?.reasons;
+  return Array.isArray(reasons) ? reasons.filter((reason): reason is string => typeof reason === "string") : [];
 }
