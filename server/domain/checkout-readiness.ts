@@ -3,7 +3,7 @@ import type { AppliedDiscount, CartLine } from "./cart-types";
 import { changeKind, type CatalogRevalidation } from "./revalidation";
 import { deliveryQuoteState, type DeliveryCartFacts } from "./delivery";
 import type { MenuAvailability } from "./catalog-types";
-import { isMenuAvailableAt, orderTimeServable, type LocationSchedule } from "./schedule";
+import { isMenuAvailableAt, isOpenAt, orderTimeServable, type LocationSchedule } from "./schedule";
 
 /**
  * Whether a cart may be paid for right now, as far as its quote goes. Checkout calls this before
@@ -75,17 +75,18 @@ export function checkoutBlockers(cart: CheckoutCart, location: CheckoutLocation,
 
 /**
  * Whether the order can be served when the customer pays: an ASAP order needs the location open
- * now, a LATER one a time that is still bookable. Checked before money moves (payment session and
+ * from now until it is ready, a LATER one a time that is still bookable. Checked before money moves (payment session and
  * payment report), not when an authorised payment is settled, so that a payment made a second before
  * closing is not stranded. The way out is PUT .../update-order-time with a time from /time-intervals.
  */
 export function orderTimeBlocker(cart: DeliveryCartFacts, location: LocationSchedule & { displayName: string }, now: Date): CheckoutBlocker | undefined {
-  const { servable, label } = orderTimeServable(cart, location, now);
+  const { servable, moment, label } = orderTimeServable(cart, location, now);
   if (servable) return undefined;
+  const closedNow = cart.pickupType === "ASAP" && !(moment && isOpenAt(location.openingHours, moment));
   const message =
-    cart.pickupType === "ASAP"
-      ? `${location.displayName} is closed now: choose a later time (PUT .../update-order-time with pickupType LATER and a time from /time-intervals)`
-      : `The chosen time (${label}) can no longer be booked: choose another from /time-intervals (PUT .../update-order-time)`;
+    cart.pickupType !== "ASAP"
+      ? `The chosen time (${label}) can no longer be booked: choose another from /time-intervals (PUT .../update-order-time)`
+      : `${location.displayName} ${closedNow ? "is closed now" : "closes before an order placed now would be ready"}: choose a later time (PUT .../update-order-time with pickupType LATER and a time from /time-intervals)`;
   return { code: "SCHEDULE_CLOSED", message, paths: ["orderTime"] };
 }
 

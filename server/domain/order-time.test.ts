@@ -65,6 +65,8 @@ describe("the checkout blocker", () => {
     });
     expect(orderTimeBlocker(cart(later("2026-12-02", "10:30")), location, new Date("2026-12-02T11:00:00+04:00"))?.message).toMatch(/2026-12-02 10:30\) can no longer be booked/);
     expect(orderTimeBlocker(cart(asap), location, new Date("2026-12-02T12:00:00+04:00"))).toBeUndefined();
+    // Open, but closing (23:00) before a takeout order placed at 22:50 would be ready (20 minutes).
+    expect(orderTimeBlocker(cart(asap), location, new Date("2026-12-02T22:50:00+04:00"))?.message).toMatch(/Dune Grill closes before an order placed now would be ready: choose a later time/);
   });
 });
 
