@@ -1,4 +1,4 @@
-import { DateTime } from "luxon";
+import { DateTime, Settings } from "luxon";
 import { describe, expect, it } from "vitest";
 import type { FulfilmentOption, MenuAvailability, WeeklyHours } from "./catalog-types";
 import { asapAvailable, bookableTimes, isMenuAvailableAt, isOpenAt, localDateTime, localToday, minutesOf, ORDER_AHEAD_DAYS, windowsOn } from "./schedule";
@@ -50,6 +50,11 @@ describe("localDateTime", () => {
     const value = localDateTime(NEW_YORK, "2026-06-15", "14:30");
     expect(value?.toISO()).toBe("2026-06-15T14:30:00.000-04:00");
     expect(localDateTime(DUBAI, "2026-01-10")?.toISO()).toBe("2026-01-10T00:00:00.000+04:00");
+  });
+
+  it("reads every year of the pattern as itself, 0050 included", () => {
+    expect(localDateTime(DUBAI, "0050-03-01", "12:00")?.toISODate()).toBe("0050-03-01");
+    expect(localDateTime(DUBAI, "9999-12-31", "23:59")?.toISODate()).toBe("9999-12-31");
   });
 
   it("accepts 29 February only in leap years", () => {
@@ -271,6 +276,21 @@ describe("bookableTimes", () => {
       expect(slots).toEqual(times("00:00", "24:00", 30));
       expect(slots).toHaveLength(48);
       expect(new Set(slots).size).toBe(slots.length);
+    });
+
+    it("a repeated wall-clock time is its later occurrence whatever the season the machine's clock is in", () => {
+      const realNow = Settings.now;
+      try {
+        for (const machineNow of ["2027-07-01T12:00:00Z", "2027-01-15T12:00:00Z"]) {
+          Settings.now = () => Date.parse(machineNow);
+          expect(localDateTime(NEW_YORK, "2027-11-07", "01:30")?.toUTC().toISO(), machineNow).toBe("2027-11-07T06:30:00.000Z");
+          expect(localDateTime(NEW_YORK, "2027-03-14", "02:30"), machineNow).toBeUndefined();
+          expect(localDateTime(NEW_YORK, "2027-07-04", "12:00")?.toUTC().toISO(), machineNow).toBe("2027-07-04T16:00:00.000Z");
+          expect(bookableTimes(everyDayAllDay, NEW_YORK, "2027-11-07", DateTime.fromISO("2027-11-07T06:05:00Z"), option(20, 30))[0], machineNow).toBe("01:30");
+        }
+      } finally {
+        Settings.now = realNow;
+      }
     });
 
     it("fall back (2027-11-07): a slot's instant is its startsAt, so a repeated hour's slot is offered when it is still ahead", () => {

@@ -1,4 +1,4 @@
-import { DateTime } from "luxon";
+import { DateTime, IANAZone } from "luxon";
 import type { PickupType } from "./cart-types";
 import type { FulfilmentMethod, FulfilmentOption, FulfilmentPolicy, MenuAvailability, OpeningWindow, WeeklyHours } from "./catalog-types";
 
@@ -35,13 +35,28 @@ export function isCalendarDate(date: string): boolean {
 /**
  * The instant of a local date and time in `zone`, the one every schedule answer uses (bookable
  * times, their `startsAt`, the ready time). Undefined when the date does not exist, or the time
- * does not on that date (a DST jump skips it). A time that a DST fall-back repeats is the one
- * luxon's ISO parser picks, everywhere alike.
+ * does not on that date (a DST jump skips it). A time that a DST fall-back repeats is its later
+ * occurrence. Resolved here, not by luxon's parser, whose choice for a repeated time follows the
+ * offset the zone has at the machine's real current time (so it changed with the season).
  */
 export function localDateTime(zone: string, date: string, time = "00:00"): DateTime | undefined {
-  if (!DATE_PATTERN.test(date) || !TIME_PATTERN.test(time)) return undefined;
-  const parsed = DateTime.fromISO(`${date}T${time}`, { zone });
-  return parsed.isValid && parsed.toISODate() === date && parsed.hour * 60 + parsed.minute === minutesOf(time) ? parsed : undefined;
+  // IANAZone.create keeps one instance per name, with its validity (isValidZone would build a formatter each call).
+  const named = IANAZone.create(zone);
+  if (!DATE_PATTERN.test(date) || !TIME_PATTERN.test(time) || !named.isValid) return undefined;
+  // The wall time read as if it were UTC; a date that does not exist (30 February) rolls over and is refused.
+  const [year = 0, month = 0, day = 0] = date.split("-").map(Number);
+  const wall = new Date(Date.UTC(2000, month - 1, day, Math.floor(minutesOf(time) / 60), minutesOf(time) % 60));
+  wall.setUTCFullYear(year); // Date.UTC would read years 0-99 as 1900-1999
+  const wallMillis = wall.getTime();
+  if (wall.toISOString().slice(0, 10) !== date) return undefined;
+  // The zone's offsets a day either side: every instant that reads as this wall time has one of
+  // them, and an instant reads as it exactly when the zone's offset there is the one it was made with.
+  let latest: number | undefined;
+  for (const offset of new Set([named.offset(wallMillis - 86_400_000), named.offset(wallMillis + 86_400_000)])) {
+    const instant = wallMillis - offset * 60_000;
+    if (named.offset(instant) === offset && (latest === undefined || instant > latest)) latest = instant;
+  }
+  return latest === undefined ? undefined : DateTime.fromMillis(latest, { zone });
 }
 
 export function windowsOn(hours: WeeklyHours, weekday: number): OpeningWindow[] {
