@@ -122,10 +122,12 @@ export function unservedLinesBlocker(
 /**
  * Whether the cart's discount is still offered on the terms it was applied with. Codes are not part
  * of the catalog's publications, so a code the merchant withdrew (or changed) would otherwise be paid
- * with as the cart recorded it: checked before money moves. `offered`: the code's current row, if any.
+ * with as the cart recorded it: checked before money moves. `offered`: the code's current row, if any;
+ * `discountTotal`: what the code takes off the quote being paid.
  */
-export function withdrawnDiscountBlocker(applied: AppliedDiscount | null, offered: AppliedDiscount & { active: boolean } | undefined): CheckoutBlocker | undefined {
-  if (!applied) return undefined;
+export function withdrawnDiscountBlocker(applied: AppliedDiscount | null, discountTotal: number, offered: AppliedDiscount & { active: boolean } | undefined): CheckoutBlocker | undefined {
+  // A code that takes nothing off this quote (its minimum not reached) is not paid with.
+  if (!applied || discountTotal === 0) return undefined;
   const same = offered?.active && offered.rate === applied.rate && offered.amountMinor === applied.amountMinor && offered.minimumSubtotalMinor === applied.minimumSubtotalMinor;
   if (same) return undefined;
   const message = offered?.active

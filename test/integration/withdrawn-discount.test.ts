@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discounts } from "../../db/schema";
-import { orderCount, pay, paymentSession, pricedCart, type CheckoutCart } from "../checkout-helpers";
-import { createTestApp, HARBOR, idemKey, type TestApp } from "../harness";
+import { chowderCup, orderCount, pay, paymentSession, pricedCart, type CheckoutCart } from "../checkout-helpers";
+import { createTestApp, HARBOR, idemKey, mutate, startCart, type TestApp } from "../harness";
 
 /**
  * A discount code the merchant withdraws, or changes, after a cart applied it is not paid with as the
@@ -70,4 +70,48 @@ describe("a discount code withdrawn after a cart applied it", () => {
       await setDiscount("WELCOME10", { rate: "0.10" });
     }
   });
+
+  it("does not block a code that takes nothing off the quote (its minimum no longer reached)", async () => {
+    const cart = await pricedCart(app);
+    const items = (await mutate(app, cart, "PATCH", `/cart-item/${await firstLineId(cart)}/quantity`, { quantity: 9 })).body as { subTotal: string };
+    expect(Number(items.subTotal)).toBeGreaterThan(25);
+    await discountCall(cart, "POST", "FIVEOFF");
+    const below = await mutate(app, cart, "PATCH", `/cart-item/${await firstLineId(cart)}/quantity`, { quantity: 1 });
+    expect(below.body).toMatchObject({ discountCode: "FIVEOFF", discountTotal: "0.00" });
+    cart.quoteFingerprint = (below.body as { quoteFingerprint: string }).quoteFingerprint;
+    await setDiscount("FIVEOFF", { active: false });
+    try {
+      const session = await paymentSession(app, cart);
+      expect(session.status, session.text).toBe(200);
+    } finally {
+      await setDiscount("FIVEOFF", { active: true });
+    }
+  });
 });
+
+describe("several refusals with remedies of their own", () => {
+  it("are all named in the message, not sent to validate-and-update, which fixes none of them", async () => {
+    const handle = await startCart(app, HARBOR.locationId, "table_side");
+    const added = await mutate(app, handle, "POST", "/items", chowderCup);
+    expect(added.status, added.text).toBe(200);
+    const cart: CheckoutCart = { ...handle, quoteFingerprint: "", total: 0 };
+    await discountCall(cart, "POST", "welcome10");
+    await setDiscount("WELCOME10", { active: false });
+    try {
+      const refused = await paymentSession(app, cart);
+      expect(refused.status, refused.text).toBe(409);
+      expect(refused.body).toMatchObject({ details: { reasons: ["DISCOUNT_WITHDRAWN", "SERVICE_DETAILS_MISSING"] } });
+      const { message } = refused.body as { message: string };
+      expect(message).toMatch(/WELCOME10 is no longer offered/);
+      expect(message).toMatch(/needs its table number/);
+      expect(message).not.toMatch(/validate-and-update/);
+    } finally {
+      await setDiscount("WELCOME10", { active: true });
+    }
+  });
+});
+
+async function firstLineId(cart: CheckoutCart): Promise<string> {
+  const read = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } });
+  return (read.body as { items: { id: string }[] }).items[0]?.id ?? "";
+}

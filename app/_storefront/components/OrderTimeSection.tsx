@@ -84,7 +84,7 @@ export function OrderTimeSection(props: { cart: Cart; onSubmit: (choice: OrderTi
           <legend className={styles.visuallyHidden}>Order time</legend>
           <label className={styles.inlineOption}>
             <input type="radio" name="order-time" checked={mode === "ASAP"} disabled={!asapAvailable} onChange={() => change(() => setMode("ASAP"))} />
-            As soon as possible{asapAvailable ? "" : " (closed now)"}
+            As soon as possible{asapAvailable ? "" : " (not available now)"}
           </label>
           <label className={styles.inlineOption}>
             <input type="radio" name="order-time" checked={mode === "LATER"} onChange={() => change(() => setMode("LATER"))} />

@@ -43,13 +43,17 @@ export async function offerFactsOf(executor: Executor, location: LocationRow, ca
  */
 export function assertQuotePayable(cart: CartRow, now: Date, context: { location: LocationRow; offer: OfferFacts; clientFingerprint?: string | undefined }): void {
   const closed = orderTimeBlocker(cart, context.location, now) ?? unservedLinesBlocker(cart, context.location, context.offer.menuHours, now);
-  const withdrawn = withdrawnDiscountBlocker(cart.discount, context.offer.discount);
+  const withdrawn = withdrawnDiscountBlocker(cart.discount, cart.priced.discountTotal, context.offer.discount);
   const undeliverable = serviceDetailsBlocker(cart);
   const blockers = [...checkoutBlockers(cart, context.location, now), ...[closed, withdrawn, undeliverable].filter((blocker) => blocker !== undefined)];
   const mismatch = context.clientFingerprint !== undefined && context.clientFingerprint !== cart.quoteFingerprint;
   if (blockers.length === 0 && !mismatch) return;
-  const only = blockers.length === 1 && !mismatch ? blockers[0] : undefined;
-  const message = only && (only === closed || only === withdrawn || only === undeliverable) ? only.message : "The cart's quote can no longer be paid: re-read the cart, call PUT .../validate-and-update, then start the payment again";
+  // Blockers with a remedy of their own (another time, the discount, where to serve) name it; validate-and-update fixes none of them.
+  const ownRemedies = [closed, withdrawn, undeliverable];
+  const message =
+    !mismatch && blockers.every((blocker) => ownRemedies.includes(blocker))
+      ? blockers.map((blocker) => blocker.message).join(". ")
+      : "The cart's quote can no longer be paid: re-read the cart, call PUT .../validate-and-update, then start the payment again";
   throw new AppError("REQUOTE_REQUIRED", message, {
     details: {
       reasons: [...(mismatch ? ["QUOTE_MISMATCH"] : []), ...blockers.map((blocker) => blocker.code)],
