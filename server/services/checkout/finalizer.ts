@@ -12,7 +12,7 @@ import { effectiveStatus } from "../cart-view";
 import { findLocation } from "../locations";
 import { placeOrder } from "./order-placement";
 import { lostIntent, processorCall, retrieveOrNull } from "./processor-calls";
-import { quoteProblems } from "./quote-guard";
+import { settlementBlockers } from "./quote-guard";
 
 type AttemptRow = typeof paymentAttempts.$inferSelect;
 
@@ -158,7 +158,7 @@ async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessio
   const carriesQuote = intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
   if (intent.status === "requires_capture" && carriesQuote && intent.id === sessionIntentId) {
     const location = await findLocation(tx, cart.locationId, { allowSlug: false });
-    if (quoteProblems(cart, now, { location }).length > 0) return { kind: "done" };
+    if (settlementBlockers(cart, location, now).length > 0) return { kind: "done" };
     const attempt = await lockForAttempt(tx, deps, cart, { intentId: intent.id, source: "webhook" });
     return { kind: "capture", intentId: intent.id, idempotencyKey: `${intent.id}:capture`, stateKey: attemptStateKey(attempt) };
   }

@@ -10,7 +10,7 @@ import type { CartIds } from "../carts";
 import { findLocation } from "../locations";
 import { lockForAttempt, settleCart } from "./finalizer";
 import { orderResultHeaders, readOrderResult } from "./order-result";
-import { assertQuotePayable, offerFactsOf } from "./quote-guard";
+import { assertQuotePayable, assertQuoteSettleable, offerFactsOf } from "./quote-guard";
 
 export type PaymentReport = { quoteFingerprint: string; paymentMethodId?: string | undefined };
 
@@ -21,7 +21,9 @@ export type PaymentReport = { quoteFingerprint: string; paymentMethodId?: string
  * that leaves the price alone (a payment session, a re-quote) must not invalidate.
  *
  * Nothing moves before the quote is checked: a stale or expired quote or a blocking revalidation is
- * 409 REQUOTE_REQUIRED. Then, in one transaction, the cart is LOCKED (new revision) and a pending
+ * 409 REQUOTE_REQUIRED; so, for a payment the server confirms, is anything assertQuotePayable refuses
+ * (a browser-confirmed one was held to that by its payment session, and is settled as the webhook
+ * would settle it). Then, in one transaction, the cart is LOCKED (new revision) and a pending
  * attempt recorded; the finalizer does the rest and the answer is the order result. A retry, with
  * the same key or a new one, while an attempt is in flight or after it finished, resumes or reports
  * that attempt; it never starts a second payment.
@@ -38,7 +40,13 @@ export async function reportPayment(ctx: CommittingWrite, ids: CartIds, report: 
     const status = effectiveStatus(cart, now);
     if (status !== "OPEN") throw new AppError("CART_IMMUTABLE", `The cart is ${status} and can no longer be paid`, { details: { status } });
     const location = await findLocation(tx, cart.locationId, { allowSlug: false });
-    assertQuotePayable(cart, now, { location, offer: await offerFactsOf(tx, location, cart), clientFingerprint: report.quoteFingerprint });
+    // Confirmed on the server, the card is charged only if the quote is payable now; confirmed in the
+    // browser, the money is already committed and the report settles it as the webhook would.
+    if (report.paymentMethodId !== undefined) {
+      assertQuotePayable(cart, now, { location, offer: await offerFactsOf(tx, location, cart), clientFingerprint: report.quoteFingerprint });
+    } else {
+      assertQuoteSettleable(cart, now, { location, clientFingerprint: report.quoteFingerprint });
+    }
     const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.cartId, cart.id));
     const terms = intentTermsFor({ ...cart, quoteFingerprint: report.quoteFingerprint });
     if (!session?.intentId || session.pending || session.quoteFingerprint !== report.quoteFingerprint || session.amountMinor !== terms.amountMinor) {
