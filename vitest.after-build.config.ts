@@ -23,6 +23,7 @@ export const productionBuildFiles = [
   "test/integration/checkout.test.ts",
   "test/integration/checkout-stripe.test.ts",
   "test/integration/browser-confirmed-settlement.test.ts",
+  "test/integration/order-before-capture.test.ts",
   "test/integration/simulated-processor.test.ts",
   "test/integration/jobs.test.ts",
   "test/integration/revalidation.test.ts",

@@ -25,7 +25,8 @@ type Step =
   | { kind: "done" }
   | { kind: "observe"; intentId: string; stateKey: string }
   | { kind: "confirm"; attemptId: string; intentId: string; paymentMethodId: string; idempotencyKey: string }
-  | { kind: "capture"; intentId: string; idempotencyKey: string; stateKey: string };
+  | { kind: "capture"; intentId: string; idempotencyKey: string; stateKey: string }
+  | { kind: "release"; intentId: string; idempotencyKey: string };
 
 /** An intent as read from the processor, and the attempt state it was read after (undefined: read before any decision). */
 type Observation = { intent: ProcessorIntent; stateKey: string | undefined };
@@ -43,7 +44,9 @@ const MAX_STEPS = 8;
  * finalizers send the same confirmation or capture and the processor performs it once.
  *
  * Money moves only by capture, and capture happens only while the cart is LOCKED for an attempt on
- * that intent and the authorized amount, currency, cart and quote equal the locked cart's quote.
+ * that intent, the authorized amount, currency, cart and quote equal the locked cart's quote, and
+ * the order has just been placed and rolled back (rehearseOrder): an order that cannot be stored
+ * is found before the card is charged, not after.
  * Exactly one order per cart is the `orders.cart_id` unique constraint; the lock makes it the
  * normal path rather than an error path.
  */
@@ -68,6 +71,9 @@ export async function settleCart(deps: AppDeps, cartId: string, options: { obser
       case "capture":
         observation = { intent: await capture(deps, step), stateKey: step.stateKey };
         break;
+      case "release":
+        await release(deps, step);
+        return;
     }
   }
   throw new Error(`settlement of cart ${cartId} did not finish in ${MAX_STEPS} steps`);
@@ -129,7 +135,13 @@ async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: A
       logger.error({ cartId: cart.id, intentId: intent.id }, "a captured intent does not match its locked cart; manual review needed");
       return { kind: "done" };
     case "requires_capture":
-      if (carriesQuote) return { kind: "capture", intentId: intent.id, idempotencyKey: `${intent.id}:capture`, stateKey };
+      if (carriesQuote) {
+        const unplaceable = await rehearseOrder(tx, cart, attempt, intent, deps);
+        if (unplaceable === undefined) return { kind: "capture", intentId: intent.id, idempotencyKey: `${intent.id}:capture`, stateKey };
+        logger.error({ cartId: cart.id, intentId: intent.id, err: unplaceable }, "the paid order cannot be stored: its authorization is released uncaptured");
+        await failAttempt(tx, deps, cart, attempt, ORDER_NOT_PLACED);
+        return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-unplaceable` };
+      }
       await failAttempt(tx, deps, cart, attempt, {
         code: "quote_changed",
         message: "The card was authorized for a different amount than the cart's current total; create the payment session again and pay.",
@@ -160,7 +172,7 @@ async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessio
     const location = await findLocation(tx, cart.locationId, { allowSlug: false });
     if (settlementBlockers(cart, location, now).length > 0) return { kind: "done" };
     const attempt = await lockForAttempt(tx, deps, cart, { intentId: intent.id, source: "webhook" });
-    return { kind: "capture", intentId: intent.id, idempotencyKey: `${intent.id}:capture`, stateKey: attemptStateKey(attempt) };
+    return decideForAttempt(tx, deps, lockedFor(cart, now), attempt, intent, attemptStateKey(attempt));
   }
   if (intent.status === "succeeded") {
     if (!carriesQuote) {
@@ -169,9 +181,42 @@ async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessio
     }
     // Captured outside this service's capture path for exactly this quote: the customer paid for it.
     const attempt = await lockForAttempt(tx, deps, cart, { intentId: intent.id, source: "webhook" });
-    await placeOrder(tx, deps, { ...cart, revision: cart.revision + 1, status: "LOCKED", lockedAt: now }, attempt, intent);
+    await placeOrder(tx, deps, lockedFor(cart, now), attempt, intent);
   }
   return { kind: "done" };
+}
+
+/** The cart as lockForAttempt left it. */
+function lockedFor(cart: CartRow, now: Date): CartRow {
+  return { ...cart, revision: cart.revision + 1, status: "LOCKED", lockedAt: now };
+}
+
+const ORDER_NOT_PLACED = {
+  code: "order_not_placed",
+  message: "The order could not be placed, so the card was not charged and its hold is released; contact the restaurant.",
+};
+
+/** Rolls back the savepoint a rehearsal ran in; anything else thrown there is the rehearsal's answer. */
+class Rehearsed extends Error {}
+
+/**
+ * Places the order in a savepoint and rolls it back, just before the capture: the undefined answer
+ * says every row of it can be stored now, else the error is the reason it cannot (a value out of
+ * range, a constraint, a bug). Order hooks write only rows (order-hooks.ts), so nothing outlives the
+ * rollback. A database outage is thrown, not answered: the next settlement tries again.
+ */
+async function rehearseOrder(tx: Tx, cart: CartRow, attempt: AttemptRow, intent: ProcessorIntent, deps: AppDeps): Promise<unknown> {
+  try {
+    await tx.transaction(async (savepoint) => {
+      await placeOrder(savepoint, deps, cart, attempt, intent);
+      throw new Rehearsed("rehearsal rolled back");
+    });
+  } catch (error) {
+    if (error instanceof Rehearsed) return undefined;
+    if (isTransient(error)) throw error;
+    return error;
+  }
+  throw new Error("the rehearsal savepoint committed");
 }
 
 /** Locks the (row-locked, OPEN) cart for a new pending attempt on `intentId`. */
@@ -286,6 +331,22 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
     );
     return { outcome: "parked", intentId: attempt.intentId };
   });
+}
+
+/**
+ * Cancels an authorization that will not be captured, so that the customer's hold goes now rather
+ * than when it lapses. The attempt has already failed, and that is the answer whatever happens here:
+ * if the processor refuses or cannot be reached, the intent stays authorized for the cart's quote,
+ * and the next settlement of the cart (a poll, the webhook) meets it, rehearses the order again and
+ * sends this same cancellation; unmet, the hold lapses on its own.
+ */
+async function release(deps: AppDeps, step: Extract<Step, { kind: "release" }>): Promise<void> {
+  try {
+    await processorCall(() => deps.payments.cancelIntent({ intentId: step.intentId, idempotencyKey: step.idempotencyKey }));
+  } catch (error) {
+    if (!isPaymentProcessorError(error)) throw error;
+    logger.warn({ intentId: step.intentId, err: error }, "an authorization that will not be captured could not be canceled now");
+  }
 }
 
 async function capture(deps: AppDeps, step: Extract<Step, { kind: "capture" }>): Promise<ProcessorIntent> {

@@ -1,0 +1,96 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { attemptsOf, orderCount, pay, paymentSession, pricedCart, readCart, refresh, type CheckoutCart, type ResultBody, type SessionBody } from "../checkout-helpers";
+import { createTestApp, type TestApp } from "../harness";
+import { confirmInBrowser, FAKE_STRIPE_KEY, intentIdOf, signedWebhook, startFakeStripe, type FakeStripe } from "../stripe-fake";
+
+/**
+ * The card is captured only once the order is known to be storable: the finalizer places the order in
+ * a savepoint and rolls it back just before the capture. An order the database refuses (here a CHECK
+ * constraint the test adds for one cart; in the field a value out of range or a bug) leaves the card
+ * uncharged, its authorization canceled, the attempt failed with `order_not_placed` and the cart OPEN,
+ * on every path that settles a payment: the server's own confirmation and a browser confirmation
+ * settled by the webhook. Before, the capture came first and the customer paid for an order that did
+ * not exist.
+ */
+const WEBHOOK_SECRET = "whsec_order_before_capture";
+
+let fake: FakeStripe;
+let app: TestApp;
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  app = await createTestApp({
+    env: { STRIPE_SECRET_KEY: FAKE_STRIPE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url, STRIPE_MAX_NETWORK_RETRIES: "0" },
+  });
+});
+afterAll(async () => {
+  await app.close();
+  await fake.close();
+});
+
+const chargesOf = (intentId: string) => fake.ledger.charges.filter((charge) => charge.intentId === intentId);
+
+async function sessionFor(cart: CheckoutCart): Promise<string> {
+  const response = await paymentSession(app, cart);
+  expect(response.status, response.text).toBe(200);
+  return intentIdOf((response.body as SessionBody).clientSecret);
+}
+
+/** Makes the database refuse any order of this cart, until the returned function lifts it. */
+async function refuseOrdersOf(cartId: string): Promise<() => Promise<void>> {
+  const name = `refuse_orders_of_${cartId.replace(/[^a-z0-9]/gi, "_").toLowerCase()}`;
+  await app.deps.database.db.execute(sql.raw(`alter table orders add constraint ${name} check (cart_id <> '${cartId}')`));
+  return async () => {
+    await app.deps.database.db.execute(sql.raw(`alter table orders drop constraint ${name}`));
+  };
+}
+
+async function expectReleasedUncharged(cart: CheckoutCart, intentId: string): Promise<void> {
+  expect(chargesOf(intentId)).toHaveLength(0);
+  expect(fake.ledger.retrieve(intentId)).toMatchObject({ status: "canceled" });
+  expect(await orderCount(app, cart.cartId)).toBe(0);
+  expect((await readCart(app, cart)).status).toBe("OPEN");
+  expect((await attemptsOf(app, cart.cartId)).map((attempt) => [attempt.status, attempt.failureCode])).toEqual([["failed", "order_not_placed"]]);
+}
+
+describe("an order the database will not store", () => {
+  it("confirmed on the server: the payment fails with order_not_placed, nothing is charged, the hold is released", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionFor(cart);
+    const lift = await refuseOrdersOf(cart.cartId);
+    try {
+      const paid = await pay(app, cart, "pm_card_visa");
+      expect(paid.status, paid.text).toBe(200);
+      expect(paid.body).toMatchObject({ status: "failed", failure: { code: "order_not_placed" } });
+      await expectReleasedUncharged(cart, intentId);
+    } finally {
+      await lift();
+    }
+
+    // Once the order can be stored, the customer pays again with a new authorization, charged once.
+    await refresh(app, cart);
+    const again = await sessionFor(cart);
+    expect(again).not.toBe(intentId);
+    const paid = await pay(app, cart, "pm_card_visa");
+    expect((paid.body as ResultBody).status).toBe("order_pending");
+    expect(await orderCount(app, cart.cartId)).toBe(1);
+    expect(chargesOf(again)).toEqual([{ intentId: again, amount: cart.total, currency: "usd" }]);
+  });
+
+  it("confirmed in the browser and settled by the webhook: the same, and the late report answers the failure", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionFor(cart);
+    expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
+    const lift = await refuseOrdersOf(cart.cartId);
+    try {
+      const delivered = await app.fetch(signedWebhook({ type: "payment_intent.amount_capturable_updated", intent: fake.ledger.retrieve(intentId), secret: WEBHOOK_SECRET, at: app.clock.now }));
+      expect(delivered.status).toBe(200);
+      await expectReleasedUncharged(cart, intentId);
+      const report = await pay(app, cart, undefined);
+      expect(report.body).toMatchObject({ status: "failed", failure: { code: "payment_canceled" } });
+      expect(chargesOf(intentId)).toHaveLength(0);
+    } finally {
+      await lift();
+    }
+  });
+});
