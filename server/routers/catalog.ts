@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { productListSchema, productSchema, locationSchema, menusSchema, timeIntervalsSchema, gratuitySchema, redirectSchema } from "../schemas/catalog";
-import { localDate, localTime, locationIdParam, locationSlugOrIdParam, pageCursor, pathId, productIdParam } from "../schemas/common";
+import { localDate, localTime, locationIdParam, locationSlugOrIdParam, pageCursor, pageLimit, pathId, productIdParam } from "../schemas/common";
 import * as catalog from "../services/catalog";
 import { router } from "../trpc/init";
 import { readProcedure } from "../trpc/procedures";
@@ -8,8 +8,7 @@ import { responseSchema } from "../trpc/response-validation";
 import { readMeta, type OperationTag } from "./meta";
 
 const tags: OperationTag[] = ["Catalog"];
-const limit = (fallback: number, max: number) =>
-  z.coerce.number().int().min(1).max(max).default(fallback).meta({ description: "Maximum number of items to return." });
+const limit = (fallback: number, max: number) => pageLimit(fallback, max).meta({ description: "Maximum number of items to return." });
 const dateQuery = localDate.meta({ description: "Local date at the location, YYYY-MM-DD. Defaults to today." }).optional();
 
 export const catalogRouter = router({

@@ -47,6 +47,13 @@ export const itemIdParam = pathParam("Cart line identifier (`items[].id`).");
 export const productIdParam = pathParam("Product identifier.");
 export const receiptIdParam = pathParam("Receipt identifier: the `receiptId` of the completed order result.");
 /** Optional query parameters are re-wrapped by trpc-to-openapi, which drops `param` meta: they describe their schema instead. */
+/**
+ * A page size: a JSON integer (tRPC), or in a query string its decimal digits alone. Not
+ * `z.coerce.number()`, which also reads "1e2", "0x10", " 5" and "5.0" as numbers.
+ */
+export const pageLimit = (fallback: number, max: number) =>
+  z.preprocess((value) => (typeof value === "string" && /^[0-9]{1,6}$/.test(value) ? Number(value) : value), z.number().int().min(1).max(max).default(fallback));
+
 export const pageCursor = z.string().max(512).meta({ description: "The `nextCursor` of the previous page; omit for the first page." }).optional();
 
 /**

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { deliveryAddressSchema } from "./cart";
-import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, locationIdParam, orderNumberSchema, pageCursor, readyAtSchema } from "./common";
+import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, locationIdParam, orderNumberSchema, pageCursor, pageLimit, readyAtSchema } from "./common";
 
 /** Request and response schemas of customer sign-in and customer data. */
 
 const counter = z.number().int().min(0).max(MAX_SAFE);
-const pageLimit = (fallback: number, max: number) => z.coerce.number().int().min(1).max(max).default(fallback);
 
 export const merchantSlug = z
   .string()

@@ -76,9 +76,14 @@ describe("products", () => {
   });
 
   it("rejects bad limits and forged cursors", async () => {
-    for (const query of ["limit=0", "limit=501", "limit=abc", "cursor=not-ours"]) {
-      expect((await app.call("GET", `/locations/${HARBOR.locationId}/products?${query}`)).status, query).toBe(400);
+    // A limit is its decimal digits alone: no exponent, hex, sign, fraction or padding.
+    for (const query of ["limit=0", "limit=501", "limit=abc", "limit=1e2", "limit=0x10", "limit=%205", "limit=5.0", "limit=-5", "limit=", "cursor=not-ours"]) {
+      const refused = await app.call("GET", `/locations/${HARBOR.locationId}/products?${query}`);
+      expect(refused.status, query).toBe(400);
+      expect(refused.body, query).toMatchObject({ code: "VALIDATION_ERROR" });
     }
+    const five = (await app.call("GET", `/locations/${HARBOR.locationId}/products?limit=005`)).body as { products: Product[] };
+    expect(five.products).toHaveLength(5);
   });
 
   it("lists popular available products, most popular first", async () => {
