@@ -55,8 +55,10 @@ describe.each(routeCases)("$name", (route: RouteCase) => {
   it("refuses a credential in the query string with 400 and does not honour it", async () => {
     const cart = await prepareCart(app, route);
     const separator = route.path(cart).includes("?") ? "&" : "?";
-    const response = await send(app, route, cart, validHeaders(route, cart), { pathSuffix: `${separator}cartToken=${cart.token}` });
-    expectEnvelope(response, 400, "VALIDATION_ERROR");
+    for (const name of ["cartToken", "Cart-Token"]) {
+      const response = await send(app, route, cart, validHeaders(route, cart), { pathSuffix: `${separator}${name}=${cart.token}` });
+      expectEnvelope(response, 400, "VALIDATION_ERROR");
+    }
   });
 
   it("reflects only allowlisted origins and always varies on Origin", async () => {
