@@ -10,6 +10,8 @@ import { connect, createServer, type AddressInfo, type Socket } from "node:net";
  * - `cutExisting()`: a dying server or a killed backend. Current connections are destroyed; new
  *   ones work.
  * - `delay(ms)`: a slow network. Each chunk waits `ms` before it is forwarded.
+ * - `holdAfterRoundTrips(n)`: clients get n more round trips; what they send after that is held (not
+ *   forwarded) until `restore()`, while answers still reach them: a statement stuck on its way.
  * - `restore()`: back to a plain pass-through.
  */
 export type FaultProxy = {
@@ -28,6 +30,7 @@ export type FaultProxy = {
    */
   readonly roundTripsFromClients: number;
   pause(): void;
+  holdAfterRoundTrips(count: number): void;
   refuse(): void;
   cutExisting(): void;
   delay(ms: number): void;
@@ -81,9 +84,13 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   let roundTripsFromClients = 0;
   let released: () => void = () => undefined;
   let unpaused: Promise<void> = Promise.resolve();
+  /** The round trip from which clients' chunks are held (holdAfterRoundTrips), and what frees them. */
+  let holdFrom = Number.POSITIVE_INFINITY;
+  let unheld: { promise: Promise<void>; resolve: () => void } | undefined;
   const pairs = new Set<[Socket, Socket]>();
 
   const gate = () => (mode === "paused" ? unpaused : Promise.resolve());
+  const upstreamGate = () => (unheld && roundTripsFromClients >= holdFrom ? unheld.promise.then(gate) : gate());
 
   const server = createServer((client) => {
     accepted += 1;
@@ -94,7 +101,7 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     const upstream = connect(target.port, target.host);
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
-    const toUpstream = new Lane(upstream, gate, () => delayMs);
+    const toUpstream = new Lane(upstream, upstreamGate, () => delayMs);
     // A client's round trip ends when the server's answer reaches it, which `delay` puts off.
     let answered = true;
     const toClient = new Lane(client, gate, () => delayMs, () => (answered = true));
@@ -133,6 +140,9 @@ export async function startFaultProxy(target: { host: string; port: number }): P
   const release = () => {
     released();
     unpaused = Promise.resolve();
+    holdFrom = Number.POSITIVE_INFINITY;
+    unheld?.resolve();
+    unheld = undefined;
   };
 
   return {
@@ -151,6 +161,12 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       if (mode === "paused") return;
       mode = "paused";
       unpaused = new Promise<void>((resolve) => (released = resolve));
+    },
+    holdAfterRoundTrips(count: number) {
+      holdFrom = roundTripsFromClients + count + 1;
+      let resolve: () => void = () => undefined;
+      const promise = new Promise<void>((done) => (resolve = done));
+      unheld = { promise, resolve };
     },
     refuse() {
       release();

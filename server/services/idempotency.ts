@@ -124,6 +124,10 @@ function replayOf<T>(deps: AppDeps, request: IdempotentRequest, record: StoredRe
  * the write's first read with the claim, before its outcome is known (a cart mutation's cart read).
  * The answer's statement and the COMMIT go to Postgres together (db/last-statement.ts): a write whose
  * answer was not stored cannot commit (migration 0005), so the COMMIT need not wait for it.
+ *
+ * A replay is answered as soon as the claim has found the stored record, without waiting for its
+ * transaction's COMMIT: the transaction wrote nothing (the claim's insert did not happen), so whether
+ * that COMMIT succeeds changes nothing, and the replay costs one round trip, not two.
  */
 export async function runIdempotent<T>(
   deps: AppDeps,
@@ -134,7 +138,11 @@ export async function runIdempotent<T>(
   const { env, database, now } = deps;
   const { scope, key } = request;
   let answerWrite: { sent: { result: Promise<Settled<{ written: number }>> }; onNoRow: LastWrite["onNoRow"] | undefined } | undefined;
-  const ended = await database.db
+  let answerReplay: (replay: { value: Outcome<T> & { replayed: boolean } }) => void = () => undefined;
+  const replayFound = new Promise<{ value: Outcome<T> & { replayed: boolean } }>((resolve) => {
+    answerReplay = resolve;
+  });
+  const transaction = database.db
     .transaction(async (tx): Promise<Outcome<T> & { replayed: boolean }> => {
       const current = now();
       const claiming = claimKey(tx, request, current, new Date(current.getTime() + env.IDEMPOTENCY_RETENTION_HOURS * 3_600_000));
@@ -146,7 +154,11 @@ export async function runIdempotent<T>(
         // Only a committed record can be in the way: whoever wrote it held the key's lock until its commit.
         // The claim's own snapshot may predate that commit; then it is read again.
         const existing = claim.record ?? (await liveRecord(tx, scope, key, current));
-        if (existing) return { ...replayOf<T>(deps, request, existing), replayed: true };
+        if (existing) {
+          const replay = { ...replayOf<T>(deps, request, existing), replayed: true };
+          answerReplay({ value: replay });
+          return replay;
+        }
       }
       if (claim.state !== "claimed") {
         throw new AppError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry shortly", {
@@ -177,6 +189,7 @@ export async function runIdempotent<T>(
       (value) => ({ value }),
       (error: unknown) => ({ error }),
     );
+  const ended = await Promise.race([transaction, replayFound]);
   if (answerWrite) {
     const written = await answerWrite.sent.result;
     // A failed statement aborted the transaction, and the COMMIT after it rolled the whole write back.

@@ -73,10 +73,19 @@ describe("add item", () => {
     const path = `/locations/${cart.locationId}/carts/${cart.cartId}/items`;
     const first = await app.call("POST", path, { headers, body: chowderCup });
     expect(first.status, first.text).toBe(200);
-    const { result: replay, statements: sent, roundTrips } = await counted(() => app.call("POST", path, { headers, body: chowderCup }));
+    // The replay answers without waiting for its COMMIT (test/after-build/round-trips.test.ts), so it
+    // is counted once the one connection is free again: a ping waits for it, and its own statement
+    // and round trip are taken off.
+    const ping = await counted(() => app.deps.database.ping());
+    expect(costOf(ping)).toEqual({ sent: 1, roundTrips: 1 });
+    const { result: replay, statements: sent, roundTrips } = await counted(async () => {
+      const answer = await app.call("POST", path, { headers, body: chowderCup });
+      await app.deps.database.ping();
+      return answer;
+    });
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
     expect(replay.text).toBe(first.text);
-    expect({ statements: sent, roundTrips }).toEqual({ statements: 4, roundTrips: 3 });
+    expect({ statements: sent - 1, roundTrips: roundTrips - 1 }).toEqual({ statements: 4, roundTrips: 3 });
   });
 
   it("reads the product again after a publication, and prices the new line at the published price", async () => {
