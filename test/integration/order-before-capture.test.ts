@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { attemptsOf, orderCount, pay, paymentSession, pricedCart, readCart, refresh, type CheckoutCart, type ResultBody, type SessionBody } from "../checkout-helpers";
+import { runJob } from "../../server/jobs/run";
+import { advanceClock, attemptsOf, orderCount, pay, paymentSession, pricedCart, readCart, refresh, type CheckoutCart, type ResultBody, type SessionBody } from "../checkout-helpers";
 import { createTestApp, type TestApp } from "../harness";
 import { confirmInBrowser, FAKE_STRIPE_KEY, intentIdOf, signedWebhook, startFakeStripe, type FakeStripe } from "../stripe-fake";
 
@@ -11,7 +12,8 @@ import { confirmInBrowser, FAKE_STRIPE_KEY, intentIdOf, signedWebhook, startFake
  * uncharged, its authorization canceled, the attempt failed with `order_not_placed` and the cart OPEN,
  * on every path that settles a payment: the server's own confirmation and a browser confirmation
  * settled by the webhook. Before, the capture came first and the customer paid for an order that did
- * not exist.
+ * not exist. Until the cancellation is done the attempt stays pending and the cart LOCKED, so that
+ * nothing that settles the cart later can capture the authorization instead.
  */
 const WEBHOOK_SECRET = "whsec_order_before_capture";
 
@@ -92,5 +94,30 @@ describe("an order the database will not store", () => {
     } finally {
       await lift();
     }
+  });
+
+  it("with the processor out of reach for the cancellation: the cart stays LOCKED, and a later settlement cancels, never captures", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionFor(cart);
+    const lift = await refuseOrdersOf(cart.cartId);
+    fake.inject({ method: "POST", path: /\/cancel$/, kind: "status", status: 503 });
+    let paid;
+    try {
+      paid = await pay(app, cart, "pm_card_visa");
+    } finally {
+      // Whatever made the order unstorable is gone by the time the reconciliation job runs.
+      await lift();
+    }
+    expect(paid.status, paid.text).toBe(503);
+    expect(paid.body).toMatchObject({ code: "DEPENDENCY_UNAVAILABLE" });
+    expect(fake.ledger.retrieve(intentId)).toMatchObject({ status: "requires_capture" });
+    expect((await readCart(app, cart)).status).toBe("LOCKED");
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => [attempt.status, attempt.failureCode])).toEqual([["pending", "order_not_placed"]]);
+
+    advanceClock(app, 2 * 60_000);
+    await runJob(app.deps, "reconcile-payments");
+    await expectReleasedUncharged(cart, intentId);
+    const result = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}/order-result`, { headers: { "X-Cart-Token": cart.token } });
+    expect(result.body).toMatchObject({ status: "failed", failure: { code: "order_not_placed" } });
   });
 });

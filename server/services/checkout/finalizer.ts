@@ -26,7 +26,7 @@ type Step =
   | { kind: "observe"; intentId: string; stateKey: string }
   | { kind: "confirm"; attemptId: string; intentId: string; paymentMethodId: string; idempotencyKey: string }
   | { kind: "capture"; intentId: string; idempotencyKey: string; stateKey: string }
-  | { kind: "release"; intentId: string; idempotencyKey: string };
+  | { kind: "release"; intentId: string; idempotencyKey: string; stateKey: string };
 
 /** An intent as read from the processor, and the attempt state it was read after (undefined: read before any decision). */
 type Observation = { intent: ProcessorIntent; stateKey: string | undefined };
@@ -72,8 +72,8 @@ export async function settleCart(deps: AppDeps, cartId: string, options: { obser
         observation = { intent: await capture(deps, step), stateKey: step.stateKey };
         break;
       case "release":
-        await release(deps, step);
-        return;
+        observation = { intent: await release(deps, step), stateKey: step.stateKey };
+        break;
     }
   }
   throw new Error(`settlement of cart ${cartId} did not finish in ${MAX_STEPS} steps`);
@@ -87,7 +87,7 @@ export async function settleCart(deps: AppDeps, cartId: string, options: { obser
  * intent read after a transaction saw the attempt in the same state.
  */
 function attemptStateKey(attempt: AttemptRow | undefined): string {
-  return attempt ? `${attempt.id}|${attempt.confirmedAt ? "confirmed" : "unconfirmed"}` : "none";
+  return attempt ? `${attempt.id}|${attempt.confirmedAt ? "confirmed" : "unconfirmed"}${isUnplaceable(attempt) ? "|unplaceable" : ""}` : "none";
 }
 
 async function decide(tx: Tx, deps: AppDeps, cartId: string, observation: Observation | undefined, confirmedAttempt: string | undefined): Promise<Step> {
@@ -124,6 +124,7 @@ async function decide(tx: Tx, deps: AppDeps, cartId: string, observation: Observ
 
 /** The cart is LOCKED for this attempt: carry it to an order, or release the cart. */
 async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: AttemptRow, intent: ProcessorIntent, stateKey: string): Promise<Step> {
+  if (isUnplaceable(attempt) && intent.status !== "succeeded") return releaseUnplaceable(tx, deps, cart, attempt, intent, stateKey);
   const carriesQuote = cart.quoteFingerprint !== null && intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
   switch (intent.status) {
     case "succeeded":
@@ -138,9 +139,12 @@ async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: A
       if (carriesQuote) {
         const unplaceable = await rehearseOrder(tx, cart, attempt, intent, deps);
         if (unplaceable === undefined) return { kind: "capture", intentId: intent.id, idempotencyKey: `${intent.id}:capture`, stateKey };
-        logger.error({ cartId: cart.id, intentId: intent.id, err: unplaceable }, "the paid order cannot be stored: its authorization is released uncaptured");
-        await failAttempt(tx, deps, cart, attempt, ORDER_NOT_PLACED);
-        return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-unplaceable` };
+        logger.error({ cartId: cart.id, intentId: intent.id, err: unplaceable }, "the paid order cannot be stored: its authorization is canceled, never captured");
+        // Recorded before the cancellation is sent, and kept while it is not done: whoever settles this
+        // cart next (the report, a poll, the webhook, the reconciliation job) cancels, never captures.
+        const marked = { ...attempt, failureCode: ORDER_NOT_PLACED.code, failureMessage: ORDER_NOT_PLACED.message };
+        await tx.update(paymentAttempts).set({ failureCode: marked.failureCode, failureMessage: marked.failureMessage }).where(eq(paymentAttempts.id, attempt.id));
+        return releaseUnplaceable(tx, deps, cart, marked, intent, attemptStateKey(marked));
       }
       await failAttempt(tx, deps, cart, attempt, {
         code: "quote_changed",
@@ -161,8 +165,9 @@ async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: A
 /**
  * No attempt is pending: the customer confirmed in the browser and the processor's webhook (or a
  * poll) arrived before the client's report. An authorization for exactly the cart's payable quote
- * is taken as the customer's payment: the cart is locked for it and it is captured, so a customer
- * whose browser closed after confirming still gets the order they paid for.
+ * (settlementBlockers: what the client's report checks too) is taken as the customer's payment: the
+ * cart is locked for it and it goes on as any attempt does (the order rehearsed, then the capture),
+ * so a customer whose browser closed after confirming still gets the order they paid for.
  */
 async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessionIntentId: string | null, intent: ProcessorIntent): Promise<Step> {
   const now = deps.now();
@@ -185,6 +190,21 @@ async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessio
   }
   return { kind: "done" };
 }
+
+/**
+ * A pending attempt whose order the database would not store (rehearseOrder). The cart stays LOCKED
+ * until the card holds nothing: the authorization is canceled (again, with the same key, by whoever
+ * settles next), and only then does the attempt fail and the cart reopen. A capture made elsewhere
+ * meanwhile (`succeeded`) is carried on as usual by the caller.
+ */
+async function releaseUnplaceable(tx: Tx, deps: AppDeps, cart: CartRow, attempt: AttemptRow, intent: ProcessorIntent, stateKey: string): Promise<Step> {
+  if (intent.status === "requires_capture") return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-unplaceable`, stateKey };
+  if (intent.status === "processing") return { kind: "done" };
+  await failAttempt(tx, deps, cart, attempt, ORDER_NOT_PLACED);
+  return { kind: "done" };
+}
+
+const isUnplaceable = (attempt: AttemptRow) => attempt.status === "pending" && attempt.failureCode === ORDER_NOT_PLACED.code;
 
 /** The cart as lockForAttempt left it. */
 function lockedFor(cart: CartRow, now: Date): CartRow {
@@ -320,7 +340,7 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
       .where(and(eq(paymentAttempts.cartId, cartId), eq(paymentAttempts.status, "pending")));
     if (!cart || !attempt || attempt.intentId !== pending.intentId) return { outcome: "unchanged" };
     if (intent && HOLDS_NO_MONEY.has(intent.status)) {
-      await failAttempt(tx, deps, cart, attempt, PROCESSOR_REFUSED);
+      await failAttempt(tx, deps, cart, attempt, isUnplaceable(attempt) ? ORDER_NOT_PLACED : PROCESSOR_REFUSED);
       logger.warn({ cartId, intentId: attempt.intentId, err: cause }, "payment settlement failed; the card holds nothing, so the cart was released");
       return { outcome: "released", intentId: attempt.intentId };
     }
@@ -333,19 +353,14 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
   });
 }
 
-/**
- * Cancels an authorization that will not be captured, so that the customer's hold goes now rather
- * than when it lapses. The attempt has already failed, and that is the answer whatever happens here:
- * if the processor refuses or cannot be reached, the intent stays authorized for the cart's quote,
- * and the next settlement of the cart (a poll, the webhook) meets it, rehearses the order again and
- * sends this same cancellation; unmet, the hold lapses on its own.
- */
-async function release(deps: AppDeps, step: Extract<Step, { kind: "release" }>): Promise<void> {
+/** Cancels an authorization that must not be captured; the intent as it is afterwards decides what follows. */
+async function release(deps: AppDeps, step: Extract<Step, { kind: "release" }>): Promise<ProcessorIntent> {
   try {
-    await processorCall(() => deps.payments.cancelIntent({ intentId: step.intentId, idempotencyKey: step.idempotencyKey }));
+    return await processorCall(() => deps.payments.cancelIntent({ intentId: step.intentId, idempotencyKey: step.idempotencyKey }));
   } catch (error) {
-    if (!isPaymentProcessorError(error)) throw error;
-    logger.warn({ intentId: step.intentId, err: error }, "an authorization that will not be captured could not be canceled now");
+    if (!isPaymentProcessorError(error) || (error.kind !== "invalid_state" && error.kind !== "not_found")) throw error;
+    // Canceled or captured meanwhile: read what it is now.
+    return (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId);
   }
 }
 
