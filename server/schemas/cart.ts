@@ -180,7 +180,9 @@ export const cartSchema = z
     revision: counter,
     expiresAt: dateTime,
     authorityContext: authorityContextSchema.nullable(),
-    quoteFingerprint: fingerprintHex.nullable(),
+    quoteFingerprint: fingerprintHex
+      .nullable()
+      .meta({ description: "Names the quote: the lines, every total the customer pays, and when the order is for (pickupType, orderDate, orderTime). It stays the same through changes that leave those alone; null for an empty cart. POST .../payments repeats it." }),
     quoteExpiresAt: dateTime.nullable(),
     catalogRevalidation: catalogRevalidationSchema.nullable(),
     restaurantDisplayName: z.string(),

@@ -82,6 +82,9 @@ const cartArb = fc
     fulfilmentMethod: delivery ? "delivery" : "takeout",
     courierTipMinor: delivery ? delivery.tipMinor : null,
     deliveryQuote: delivery ? quote(delivery.feeMinor, delivery.taxMinor, delivery.tipMinor) : null,
+    pickupType: "ASAP",
+    orderDate: "",
+    orderTime: "",
   }));
 
 function quote(feeMinor: number, taxMinor: number, courierTipMinor: number): DeliveryQuote {
@@ -143,6 +146,11 @@ const pricedMutations: Record<string, Mutation> = {
       ? { ...cart, courierTipMinor: (cart.courierTipMinor ?? 0) + delta, deliveryQuote: { ...cart.deliveryQuote, courierTipMinor: cart.deliveryQuote.courierTipMinor + delta } }
       : { ...cart, gratuity: otherTip(cart) },
   gratuity: (cart) => ({ ...cart, gratuity: otherTip(cart) }),
+  // Not priced, but paid for: when the order is for (checkout checks it at the payment session).
+  orderTime: (cart, index) =>
+    cart.pickupType === "ASAP"
+      ? { ...cart, pickupType: "LATER", orderDate: "2030-01-07", orderTime: `${String(10 + (index % 12)).padStart(2, "0")}:30` }
+      : { ...cart, pickupType: "ASAP", orderDate: "", orderTime: "" },
 };
 
 describe("quote fingerprint (property tests)", () => {
@@ -178,6 +186,17 @@ describe("quote fingerprint (property tests)", () => {
           expect(fingerprintOf({ ...cart, deliveryQuote: renewed })).toBe(base);
         }
       }),
+    );
+  });
+
+  it("changes with the order's date or time", () => {
+    fc.assert(
+      fc.property(cartArb, (cart) => {
+        const at = (orderDate: string, orderTime: string): PricedInput => ({ ...cart, pickupType: "LATER", orderDate, orderTime });
+        const fingerprints = new Set([fingerprintOf(cart), fingerprintOf(at("2030-01-07", "08:00")), fingerprintOf(at("2030-01-07", "19:00")), fingerprintOf(at("2030-01-08", "08:00"))]);
+        expect(fingerprints.size).toBe(4);
+      }),
+      { numRuns: 50 },
     );
   });
 

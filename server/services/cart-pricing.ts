@@ -23,7 +23,7 @@ export type PricedFields = Pick<CartRow, "priced" | "quoteFingerprint" | "quoteE
  * unpriceable is ever stored, since every write prices the cart first.
  */
 export function repriceCart(
-  cart: Pick<CartRow, "lines" | "discount" | "gratuity" | "courierTipMinor" | "fulfilmentMethod" | "currency" | "deliveryQuote">,
+  cart: Pick<CartRow, "lines" | "discount" | "gratuity" | "courierTipMinor" | "fulfilmentMethod" | "currency" | "deliveryQuote" | "pickupType" | "orderDate" | "orderTime">,
   location: Pick<LocationRow, "fees" | "fulfilment" | "gratuity">,
   now: Date,
   requestField?: string,
@@ -64,13 +64,19 @@ function priceWithLocation(cart: Parameters<typeof repriceCart>[0], location: Pa
 
 /**
  * The fingerprint covers exactly what the customer pays and pays for: the lines as a multiset
- * (product, options, quantity, unit price), every customer-facing total, and the courier's fee,
- * tax and tip. It leaves out what does not change the charge: line order, line ids, special
- * instructions, merchant-borne fees (enterprise, processing), how a discount or gratuity was
- * chosen when it comes to the same amount, and when the quote expires.
+ * (product, options, quantity, unit price), every customer-facing total, the courier's fee, tax
+ * and tip, and when the order is for (ASAP, or the LATER date and time). It leaves out what does
+ * not change the charge or the order's time: line order, line ids, special instructions,
+ * merchant-borne fees (enterprise, processing), how a discount or gratuity was chosen when it comes
+ * to the same amount, where a table-side order is served, and when the quote expires.
+ *
+ * The order time is in it because checkout checks it (servable, every line's menu served then) at
+ * the payment session, and a browser-confirmed payment is settled on the intent's fingerprint
+ * alone: a time changed after the session must leave that intent matching no quote, so that no
+ * path captures it for a time nobody checked.
  */
 export function quoteFingerprintOf(
-  cart: Pick<CartRow, "lines" | "fulfilmentMethod" | "currency"> & { deliveryQuote: Pick<DeliveryQuote, "feeMinor" | "taxMinor" | "courierTipMinor"> | null },
+  cart: Pick<CartRow, "lines" | "fulfilmentMethod" | "currency" | "pickupType" | "orderDate" | "orderTime"> & { deliveryQuote: Pick<DeliveryQuote, "feeMinor" | "taxMinor" | "courierTipMinor"> | null },
   priced: PricedCart,
 ): string {
   const unitPriceById = new Map(priced.lines.map((line) => [line.lineId, line.unitPriceMinor]));
@@ -89,6 +95,7 @@ export function quoteFingerprintOf(
   return fingerprint({
     currency: cart.currency,
     fulfilmentMethod: cart.fulfilmentMethod,
+    orderTime: cart.pickupType === "LATER" ? `LATER ${cart.orderDate} ${cart.orderTime}` : "ASAP",
     lines,
     courier,
     totals: {

@@ -64,6 +64,9 @@ export async function insertCart(
     fulfilmentMethod: input.fulfillmentMethod,
     currency: location.currency,
     deliveryQuote: null,
+    pickupType: "ASAP" as const,
+    orderDate: "",
+    orderTime: "",
   };
   const values: typeof carts.$inferInsert = {
     id: newId("cart"),
@@ -77,9 +80,6 @@ export async function insertCart(
     statementDescriptor: location.merchant.statementDescriptor,
     fulfillmentIdentifier: input.fulfillmentMethod,
     marketplaceId: input.marketplaceId ?? null,
-    pickupType: "ASAP",
-    orderDate: "",
-    orderTime: "",
     catalogRevision: location.catalogRevision,
     policyRevision: location.policyRevision,
     expiresAt: idleExpiry(ctx, now),

@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discounts } from "../../db/schema";
 import { duneHummus, orderCount, pay, paymentSession, pricedCart, readCart, type CheckoutCart, type ResultBody, type SessionBody } from "../checkout-helpers";
-import { createTestApp, DUNE, HARBOR, idemKey, type TestApp } from "../harness";
+import { createTestApp, DUNE, HARBOR, idemKey, mutate, type TestApp } from "../harness";
 import { confirmInBrowser, FAKE_STRIPE_KEY, intentIdOf, signedWebhook, startFakeStripe, type FakeStripe } from "../stripe-fake";
 
 /**
@@ -131,5 +131,39 @@ describe("a payment confirmed in the browser before its discount code was withdr
     } finally {
       await setActive(true);
     }
+  });
+});
+
+describe("an order time changed after the payment session", () => {
+  const pancakes = { productId: "prd_hk_blueberry_pancakes", quantity: 1, selections: [], itemUnavailableAction: "remove_item" };
+  /** Boston local time on Monday 2030-01-07 (EST), as UTC. */
+  const boston = (time: string) => new Date(`2030-01-07T${time}:00-05:00`);
+
+  it("leaves the confirmed intent matching no quote: the report is refused, the webhook captures nothing", async () => {
+    app.clock.now = boston("09:00");
+    const cart = await pricedCart(app, pancakes);
+    const intentId = await sessionFor(cart);
+    const sessionFingerprint = cart.quoteFingerprint;
+    // Breakfast booked for the evening: the quote is another one now.
+    const evening = await mutate(app, cart, "PUT", "/update-order-time", { pickupType: "LATER", orderDate: "2030-01-07", orderTime: "19:00" });
+    expect(evening.status, evening.text).toBe(200);
+    const eveningFingerprint = (evening.body as { quoteFingerprint: string }).quoteFingerprint;
+    expect(eveningFingerprint).not.toBe(sessionFingerprint);
+
+    // The client secret it already holds still confirms in the browser.
+    expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
+    for (const quoteFingerprint of [sessionFingerprint, eveningFingerprint]) {
+      const report = await pay(app, cart, undefined, { quoteFingerprint });
+      expect(report.status, report.text).toBe(409);
+    }
+    expect((await deliver("payment_intent.amount_capturable_updated", intentId)).status).toBe(200);
+    expect(await orderCount(app, cart.cartId)).toBe(0);
+    expect(chargesOf(intentId)).toHaveLength(0);
+
+    // A payment session for the evening says why: pancakes are not served then.
+    cart.quoteFingerprint = eveningFingerprint;
+    const refused = await paymentSession(app, cart);
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body).toMatchObject({ code: "REQUOTE_REQUIRED", details: { reasons: ["SCHEDULE_CLOSED"] } });
   });
 });

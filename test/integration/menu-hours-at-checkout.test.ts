@@ -45,6 +45,8 @@ describe("a breakfast line outside breakfast hours", () => {
 
     const breakfast = await mutate(app, cart, "PUT", "/update-order-time", { pickupType: "LATER", orderDate: "2030-01-08", orderTime: "08:00" });
     expect(breakfast.status, breakfast.text).toBe(200);
+    // The order time is part of the quote: the payment names the quote as it is now.
+    cart.quoteFingerprint = (breakfast.body as { quoteFingerprint: string }).quoteFingerprint;
     const session = await paymentSession(app, cart);
     expect(session.status, session.text).toBe(200);
     const paid = await pay(app, cart, "pm_card_visa");

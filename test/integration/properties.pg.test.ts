@@ -149,7 +149,7 @@ function applyToModel(model: ModelCart, success: Success): ModelCart | undefined
 function expectedTotals(model: ModelCart) {
   const discount = model.discountCode === null ? null : (discountTerms.get(model.discountCode) ?? null);
   const { priced } = repriceCart(
-    { lines: pricedLines(model, catalog), discount, gratuity: model.gratuity, courierTipMinor: null, fulfilmentMethod: "takeout", currency: "usd", deliveryQuote: null },
+    { lines: pricedLines(model, catalog), discount, gratuity: model.gratuity, courierTipMinor: null, fulfilmentMethod: "takeout", currency: "usd", deliveryQuote: null, pickupType: "ASAP", orderDate: "", orderTime: "" },
     location,
     app.clock.now,
   );

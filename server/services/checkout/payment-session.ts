@@ -18,7 +18,7 @@ import { assertQuotePayable, offerFactsOf, type OfferFacts } from "./quote-guard
  * answers its client secret. A cart mutation in every respect (Idempotency-Key, credential, OPEN,
  * If-Match) and, to keep that rule uniform, it bumps the revision and answers the new ETag, although
  * the amount the customer pays does not change. `quote.revision` is the quoteFingerprint: it is what
- * POST .../payments must repeat, and it survives revision bumps that leave the price alone.
+ * POST .../payments must repeat, and it survives revision bumps that leave the quote (price and order time) alone.
  *
  * The processor is called between transactions (./intent-session.ts); the revision moves only once
  * the intent carries the quote, with a compare-and-set on the revision the client sent.

@@ -18,7 +18,7 @@ export type PaymentReport = { quoteFingerprint: string; paymentMethodId?: string
  * POST .../payments: the client says it confirmed the payment (in the browser with Stripe.js, or
  * here with a payment method id). Needs Idempotency-Key and the cart credential but not If-Match:
  * the precondition that matters is the quote being paid, `quoteFingerprint`, which a revision bump
- * that leaves the price alone (a payment session, a re-quote) must not invalidate.
+ * that leaves the quote alone (its price and order time: a payment session, a re-quote) must not invalidate.
  *
  * Nothing moves before the quote is checked: a stale or expired quote or a blocking revalidation is
  * 409 REQUOTE_REQUIRED; so, for a payment the server confirms, is anything assertQuotePayable refuses
