@@ -95,6 +95,11 @@ export type InProcessCall = { queries: number; commits: number; roundTrips: numb
 export type InProcessApp = {
   /** One request through the REST handler; throws unless it answers `expectStatus`. */
   call: (method: string, path: string, expectStatus: number, headers?: Record<string, string>, body?: string) => Promise<InProcessCall>;
+  /**
+   * Waits until the connection is free: a replay answers before its COMMIT has come back
+   * (server/services/idempotency.ts), and the request timed next must not wait for it instead.
+   */
+  idle: () => Promise<void>;
   close: () => Promise<void>;
 };
 
@@ -127,6 +132,7 @@ export async function openInProcessApp(url: string, options: { counting: boolean
 
   return {
     call,
+    idle: () => handle.ping(),
     close: async () => {
       await deps.rateLimiter.close?.();
       await handle.close();

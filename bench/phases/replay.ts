@@ -32,6 +32,7 @@ export async function measureReplay(url: string, locationId: string, samples: nu
       answerBytes.push(Buffer.byteLength(first.text));
       cart.setEtag(first.etag);
       const again = await app.call("POST", request.path, 200, request.headers, request.body);
+      await app.idle();
       if (again.text !== first.text || again.etag !== first.etag) mismatched += 1;
       original.push(first.ms);
       replay.push(again.ms);
