@@ -8,6 +8,9 @@ import type { Job, JobReport } from "./types";
 
 type Outcome = "completed" | "released" | "pending" | "unchanged" | "parked";
 
+/** Carts in a row whose settlement met an unavailable processor or database before the run is taken for an outage and ends. */
+const OUTAGE_AFTER_UNAVAILABLE_CARTS = 3;
+
 /**
  * Carries payments that nobody is carrying any more to their outcome, through the checkout
  * finalizer (`settleCart`, the only writer of payment outcomes), exactly as an order-result poll
@@ -28,6 +31,8 @@ export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {
   const attention: NonNullable<JobReport["attention"]> = [];
   let batches = 0;
   let complete = true;
+  let unavailableInARow = 0;
+  let passedOver = 0;
   for (const select of [lockedCarts, openCartsWithIntents]) {
     let after = "";
     for (;;) {
@@ -45,8 +50,14 @@ export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {
         const result = await reconcileOne(deps, cartId);
         if (result.outcome === "unavailable") {
           counts.errors += 1;
-          return { processed: counts.completed + counts.released, batches, complete: false, details: counts, attention };
+          passedOver += 1;
+          // One cart's processor call failing (a key whose error the processor keeps replaying) must
+          // not hold up the others; several in a row are an outage, and the next run retries.
+          unavailableInARow += 1;
+          if (unavailableInARow >= OUTAGE_AFTER_UNAVAILABLE_CARTS) return { processed: counts.completed + counts.released, batches, complete: false, details: counts, attention };
+          continue;
         }
+        unavailableInARow = 0;
         counts[result.outcome] += 1;
         if (result.attention) attention.push(result.attention);
       }
@@ -55,7 +66,8 @@ export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {
     }
     if (!complete) break;
   }
-  return { processed: counts.completed + counts.released, batches, complete, details: counts, attention };
+  // A cart passed over for an unavailable dependency is left for the next run.
+  return { processed: counts.completed + counts.released, batches, complete: complete && passedOver === 0, details: counts, attention };
 };
 
 function cutoff(deps: AppDeps): Date {
@@ -98,8 +110,8 @@ async function openCartsWithIntents(deps: AppDeps, after: string, limit: number)
 type Reconciled = { outcome: Outcome | "errors" | "unavailable"; attention?: NonNullable<JobReport["attention"]>[number] };
 
 /**
- * One cart through the finalizer. A processor or database outage ends the run (the next one
- * retries). Any other failure would recur on every run: the cart is released when the card holds
+ * One cart through the finalizer. A processor or database that cannot be reached leaves the cart
+ * for the next run; several carts in a row meeting it end this one. Any other failure would recur on every run: the cart is released when the card holds
  * nothing for it, else parked for review (`releaseOrPark`), and the report names it.
  */
 async function reconcileOne(deps: AppDeps, cartId: string): Promise<Reconciled> {

@@ -120,4 +120,56 @@ describe("an order the database will not store", () => {
     const result = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}/order-result`, { headers: { "X-Cart-Token": cart.token } });
     expect(result.body).toMatchObject({ status: "failed", failure: { code: "order_not_placed" } });
   });
+
+  it("with the cancellation refused for good: parked for review, and the customer is told so instead of 'pending' forever", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionFor(cart);
+    const lift = await refuseOrdersOf(cart.cartId);
+    try {
+      for (let refusal = 0; refusal < 2; refusal += 1) fake.inject({ method: "POST", path: /\/cancel$/, kind: "status", status: 400 });
+      expect((await pay(app, cart, "pm_card_visa")).status).toBe(500);
+      advanceClock(app, 2 * 60_000);
+      expect((await runJob(app.deps, "reconcile-payments")).details).toMatchObject({ parked: 1 });
+    } finally {
+      await lift();
+    }
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => [attempt.status, attempt.failureCode])).toEqual([["needs_review", "order_not_placed"]]);
+    expect(chargesOf(intentId)).toHaveLength(0);
+    const result = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}/order-result`, { headers: { "X-Cart-Token": cart.token } });
+    expect(result.body).toMatchObject({ status: "failed", failure: { code: "payment_under_review" } });
+    expect((await readCart(app, cart)).status).toBe("LOCKED");
+  });
+
+  it("captured elsewhere after all while marked: placed once it can be stored, and the attempt no longer says it failed", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionFor(cart);
+    const lift = await refuseOrdersOf(cart.cartId);
+    fake.inject({ method: "POST", path: /\/cancel$/, kind: "status", status: 503 });
+    try {
+      expect((await pay(app, cart, "pm_card_visa")).status).toBe(503);
+    } finally {
+      await lift();
+    }
+    fake.ledger.capture(intentId, `captured-in-the-dashboard-${intentId}`);
+    advanceClock(app, 2 * 60_000);
+    await runJob(app.deps, "reconcile-payments");
+    expect(await orderCount(app, cart.cartId)).toBe(1);
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => [attempt.status, attempt.failureCode, attempt.failureMessage])).toEqual([["succeeded", null, null]]);
+  });
+
+  it("captured elsewhere while the order still cannot be stored: parked, saying the card was charged", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionFor(cart);
+    const lift = await refuseOrdersOf(cart.cartId);
+    try {
+      fake.inject({ method: "POST", path: /\/cancel$/, kind: "status", status: 503 });
+      expect((await pay(app, cart, "pm_card_visa")).status).toBe(503);
+      fake.ledger.capture(intentId, `captured-in-the-dashboard-${intentId}`);
+      advanceClock(app, 2 * 60_000);
+      expect((await runJob(app.deps, "reconcile-payments")).details).toMatchObject({ parked: 1 });
+    } finally {
+      await lift();
+    }
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => [attempt.status, attempt.failureCode])).toEqual([["needs_review", "charged_without_order"]]);
+  });
 });

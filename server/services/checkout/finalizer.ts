@@ -198,11 +198,19 @@ async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessio
  * meanwhile (`succeeded`) is carried on as usual by the caller.
  */
 async function releaseUnplaceable(tx: Tx, deps: AppDeps, cart: CartRow, attempt: AttemptRow, intent: ProcessorIntent, stateKey: string): Promise<Step> {
-  if (intent.status === "requires_capture") return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-unplaceable`, stateKey };
+  // A key of its own for each try: the processor answers a key's first outcome again, an error
+  // included (Stripe keeps it 24 hours), and canceling is safe to repeat (a canceled intent refuses
+  // it, and `release` then reads the intent as it is).
+  if (intent.status === "requires_capture") return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-unplaceable:${deps.now().getTime()}`, stateKey };
   if (intent.status === "processing") return { kind: "done" };
   await failAttempt(tx, deps, cart, attempt, ORDER_NOT_PLACED);
   return { kind: "done" };
 }
+
+const CHARGED_WITHOUT_ORDER = {
+  code: "charged_without_order",
+  message: "The card was charged but the order could not be stored: place the order by hand or refund the charge.",
+};
 
 const isUnplaceable = (attempt: AttemptRow) => attempt.status === "pending" && attempt.failureCode === ORDER_NOT_PLACED.code;
 
@@ -344,7 +352,12 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
       logger.warn({ cartId, intentId: attempt.intentId, err: cause }, "payment settlement failed; the card holds nothing, so the cart was released");
       return { outcome: "released", intentId: attempt.intentId };
     }
-    await tx.update(paymentAttempts).set({ status: "needs_review", resolvedAt: deps.now() }).where(eq(paymentAttempts.id, attempt.id));
+    // A parked attempt must say what the card holds: one marked unplaceable whose intent was captured after all was charged.
+    const chargedWithoutOrder = isUnplaceable(attempt) && intent?.status === "succeeded" ? CHARGED_WITHOUT_ORDER : undefined;
+    await tx
+      .update(paymentAttempts)
+      .set({ status: "needs_review", resolvedAt: deps.now(), ...(chargedWithoutOrder ? { failureCode: chargedWithoutOrder.code, failureMessage: chargedWithoutOrder.message } : {}) })
+      .where(eq(paymentAttempts.id, attempt.id));
     logger.error(
       { cartId, intentId: attempt.intentId, intentStatus: intent?.status ?? "unreadable", err: cause },
       "payment settlement failed and the card may hold money: attempt parked for manual review",

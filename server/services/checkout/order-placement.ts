@@ -85,7 +85,8 @@ export async function placeOrder(tx: Tx, deps: AppDeps, cart: CartRow, attempt: 
     );
   }
   await tx.insert(receipts).values({ id: newId("rcpt"), orderId: order.id, tokenHash: null, createdAt: now });
-  await tx.update(paymentAttempts).set({ status: "succeeded", resolvedAt: now }).where(eq(paymentAttempts.id, attempt.id));
+  // A failure recorded on the way (an order that could not be stored at first) is no longer true.
+  await tx.update(paymentAttempts).set({ status: "succeeded", resolvedAt: now, failureCode: null, failureMessage: null }).where(eq(paymentAttempts.id, attempt.id));
   await tx
     .update(carts)
     .set({ status: "COMPLETED", revision: cart.revision + 1, updatedAt: now, lockedAt: cart.lockedAt ?? now })
