@@ -1,9 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discounts } from "../../db/schema";
-import { duneHummus, orderCount, pay, paymentSession, pricedCart, readCart, type CheckoutCart, type ResultBody, type SessionBody } from "../checkout-helpers";
-import { createTestApp, DUNE, HARBOR, idemKey, mutate, type TestApp } from "../harness";
-import { confirmInBrowser, FAKE_STRIPE_KEY, intentIdOf, signedWebhook, startFakeStripe, type FakeStripe } from "../stripe-fake";
+import { duneHummus, orderCount, pay, paymentSession, pricedCart, readCart, type CheckoutCart, type ResultBody } from "../checkout-helpers";
+import { DUNE, HARBOR, idemKey, mutate, type TestApp } from "../harness";
+import { closeAppWithFakeStripe, chargesOf, sessionIntentId, startAppWithFakeStripe } from "../stripe-app";
+import { confirmInBrowser, signedWebhook, type FakeStripe } from "../stripe-fake";
 
 /**
  * A payment the customer confirmed in the browser is settled on the same terms whichever way the
@@ -21,25 +22,13 @@ const WEBHOOK_SECRET = "whsec_browser_confirmed_settlement";
 let fake: FakeStripe;
 let app: TestApp;
 beforeAll(async () => {
-  fake = await startFakeStripe();
-  app = await createTestApp({
-    env: { STRIPE_SECRET_KEY: FAKE_STRIPE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url, STRIPE_MAX_NETWORK_RETRIES: "0" },
-  });
+  ({ fake, app } = await startAppWithFakeStripe(WEBHOOK_SECRET));
 });
-afterAll(async () => {
-  await app.close();
-  await fake.close();
-});
+afterAll(() => closeAppWithFakeStripe({ fake, app }));
 
 /** Dubai local time on Wednesday 2026-12-02, as UTC. */
 const dubai = (time: string) => new Date(`2026-12-02T${time}:00+04:00`);
-const chargesOf = (intentId: string) => fake.ledger.charges.filter((charge) => charge.intentId === intentId);
 
-async function sessionFor(cart: CheckoutCart): Promise<string> {
-  const response = await paymentSession(app, cart);
-  expect(response.status, response.text).toBe(200);
-  return intentIdOf((response.body as SessionBody).clientSecret);
-}
 
 function deliver(type: string, intentId: string) {
   return app.fetch(signedWebhook({ type, intent: fake.ledger.retrieve(intentId), secret: WEBHOOK_SECRET, at: app.clock.now }));
@@ -49,7 +38,7 @@ function deliver(type: string, intentId: string) {
 async function confirmedBeforeAsapCloses(): Promise<{ cart: CheckoutCart; intentId: string }> {
   app.clock.now = dubai("22:30");
   const cart = await pricedCart(app, duneHummus, DUNE.locationId);
-  const intentId = await sessionFor(cart);
+  const intentId = await sessionIntentId(app, cart);
   app.clock.now = dubai("22:38");
   expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
   return { cart, intentId };
@@ -63,11 +52,11 @@ describe("a payment confirmed in the browser just before ASAP stopped being offe
     expect(report.status, report.text).toBe(200);
     expect((report.body as ResultBody).status).toBe("order_pending");
     expect(await orderCount(app, cart.cartId)).toBe(1);
-    expect(chargesOf(intentId)).toEqual([{ intentId, amount: cart.total, currency: "aed" }]);
+    expect(chargesOf(fake, intentId)).toEqual([{ intentId, amount: cart.total, currency: "aed" }]);
     // The webhook that follows finds the order placed and moves nothing.
     expect((await deliver("payment_intent.succeeded", intentId)).status).toBe(200);
     expect(await orderCount(app, cart.cartId)).toBe(1);
-    expect(chargesOf(intentId)).toHaveLength(1);
+    expect(chargesOf(fake, intentId)).toHaveLength(1);
   });
 
   it("is settled alike when the webhook comes first, and the late report answers the same order", async () => {
@@ -78,18 +67,18 @@ describe("a payment confirmed in the browser just before ASAP stopped being offe
     const report = await pay(app, cart, undefined);
     expect(report.status, report.text).toBe(200);
     expect((report.body as ResultBody).status).toBe("order_pending");
-    expect(chargesOf(intentId)).toHaveLength(1);
+    expect(chargesOf(fake, intentId)).toHaveLength(1);
   });
 
   it("but a payment the server would confirm at 22:42 is refused before the card is charged", async () => {
     app.clock.now = dubai("22:30");
     const cart = await pricedCart(app, duneHummus, DUNE.locationId);
-    const intentId = await sessionFor(cart);
+    const intentId = await sessionIntentId(app, cart);
     app.clock.now = dubai("22:42");
     const refused = await pay(app, cart, "pm_card_visa");
     expect(refused.status, refused.text).toBe(409);
     expect(refused.body).toMatchObject({ code: "REQUOTE_REQUIRED", details: { reasons: ["SCHEDULE_CLOSED"] } });
-    expect(chargesOf(intentId)).toHaveLength(0);
+    expect(chargesOf(fake, intentId)).toHaveLength(0);
     expect(await readCart(app, cart)).toMatchObject({ status: "OPEN" });
   });
 
@@ -101,7 +90,7 @@ describe("a payment confirmed in the browser just before ASAP stopped being offe
     expect(report.body).toMatchObject({ code: "REQUOTE_REQUIRED", details: { reasons: ["QUOTE_EXPIRED"] } });
     expect((await deliver("payment_intent.amount_capturable_updated", intentId)).status).toBe(200);
     expect(await orderCount(app, cart.cartId)).toBe(0);
-    expect(chargesOf(intentId)).toHaveLength(0);
+    expect(chargesOf(fake, intentId)).toHaveLength(0);
   });
 });
 
@@ -120,14 +109,14 @@ describe("a payment confirmed in the browser before its discount code was withdr
     cart.etag = applied.headers.get("etag") ?? cart.etag;
     cart.quoteFingerprint = body.quoteFingerprint;
     cart.total = body.orderTotalWithServiceFeeAmount;
-    const intentId = await sessionFor(cart);
+    const intentId = await sessionIntentId(app, cart);
     expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
     await setActive(false);
     try {
       const report = await pay(app, cart, undefined);
       expect(report.status, report.text).toBe(200);
       expect((report.body as ResultBody).status).toBe("order_pending");
-      expect(chargesOf(intentId)).toEqual([{ intentId, amount: cart.total, currency: "usd" }]);
+      expect(chargesOf(fake, intentId)).toEqual([{ intentId, amount: cart.total, currency: "usd" }]);
     } finally {
       await setActive(true);
     }
@@ -142,7 +131,7 @@ describe("an order time changed after the payment session", () => {
   it("leaves the confirmed intent matching no quote: the report is refused, the webhook captures nothing", async () => {
     app.clock.now = boston("09:00");
     const cart = await pricedCart(app, pancakes);
-    const intentId = await sessionFor(cart);
+    const intentId = await sessionIntentId(app, cart);
     const sessionFingerprint = cart.quoteFingerprint;
     // Breakfast booked for the evening: the quote is another one now.
     const evening = await mutate(app, cart, "PUT", "/update-order-time", { pickupType: "LATER", orderDate: "2030-01-07", orderTime: "19:00" });
@@ -158,7 +147,7 @@ describe("an order time changed after the payment session", () => {
     }
     expect((await deliver("payment_intent.amount_capturable_updated", intentId)).status).toBe(200);
     expect(await orderCount(app, cart.cartId)).toBe(0);
-    expect(chargesOf(intentId)).toHaveLength(0);
+    expect(chargesOf(fake, intentId)).toHaveLength(0);
 
     // A payment session for the evening says why: pancakes are not served then.
     cart.quoteFingerprint = eveningFingerprint;

@@ -1,9 +1,10 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runJob } from "../../server/jobs/run";
-import { advanceClock, attemptsOf, orderCount, pay, paymentSession, pricedCart, readCart, refresh, type CheckoutCart, type ResultBody, type SessionBody } from "../checkout-helpers";
-import { createTestApp, type TestApp } from "../harness";
-import { confirmInBrowser, FAKE_STRIPE_KEY, intentIdOf, signedWebhook, startFakeStripe, type FakeStripe } from "../stripe-fake";
+import { advanceClock, attemptsOf, orderCount, pay, pricedCart, readCart, refresh, type CheckoutCart, type ResultBody } from "../checkout-helpers";
+import type { TestApp } from "../harness";
+import { closeAppWithFakeStripe, chargesOf, sessionIntentId, startAppWithFakeStripe } from "../stripe-app";
+import { confirmInBrowser, signedWebhook, type FakeStripe } from "../stripe-fake";
 
 /**
  * The card is captured only once the order is known to be storable: the finalizer places the order in
@@ -20,23 +21,11 @@ const WEBHOOK_SECRET = "whsec_order_before_capture";
 let fake: FakeStripe;
 let app: TestApp;
 beforeAll(async () => {
-  fake = await startFakeStripe();
-  app = await createTestApp({
-    env: { STRIPE_SECRET_KEY: FAKE_STRIPE_KEY, STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_BASE: fake.url, STRIPE_MAX_NETWORK_RETRIES: "0" },
-  });
+  ({ fake, app } = await startAppWithFakeStripe(WEBHOOK_SECRET));
 });
-afterAll(async () => {
-  await app.close();
-  await fake.close();
-});
+afterAll(() => closeAppWithFakeStripe({ fake, app }));
 
-const chargesOf = (intentId: string) => fake.ledger.charges.filter((charge) => charge.intentId === intentId);
 
-async function sessionFor(cart: CheckoutCart): Promise<string> {
-  const response = await paymentSession(app, cart);
-  expect(response.status, response.text).toBe(200);
-  return intentIdOf((response.body as SessionBody).clientSecret);
-}
 
 /** Makes the database refuse any order of this cart, until the returned function lifts it. */
 async function refuseOrdersOf(cartId: string): Promise<() => Promise<void>> {
@@ -48,7 +37,7 @@ async function refuseOrdersOf(cartId: string): Promise<() => Promise<void>> {
 }
 
 async function expectReleasedUncharged(cart: CheckoutCart, intentId: string): Promise<void> {
-  expect(chargesOf(intentId)).toHaveLength(0);
+  expect(chargesOf(fake, intentId)).toHaveLength(0);
   expect(fake.ledger.retrieve(intentId)).toMatchObject({ status: "canceled" });
   expect(await orderCount(app, cart.cartId)).toBe(0);
   expect((await readCart(app, cart)).status).toBe("OPEN");
@@ -58,7 +47,7 @@ async function expectReleasedUncharged(cart: CheckoutCart, intentId: string): Pr
 describe("an order the database will not store", () => {
   it("confirmed on the server: the payment fails with order_not_placed, nothing is charged, the hold is released", async () => {
     const cart = await pricedCart(app);
-    const intentId = await sessionFor(cart);
+    const intentId = await sessionIntentId(app, cart);
     const lift = await refuseOrdersOf(cart.cartId);
     try {
       const paid = await pay(app, cart, "pm_card_visa");
@@ -71,17 +60,17 @@ describe("an order the database will not store", () => {
 
     // Once the order can be stored, the customer pays again with a new authorization, charged once.
     await refresh(app, cart);
-    const again = await sessionFor(cart);
+    const again = await sessionIntentId(app, cart);
     expect(again).not.toBe(intentId);
     const paid = await pay(app, cart, "pm_card_visa");
     expect((paid.body as ResultBody).status).toBe("order_pending");
     expect(await orderCount(app, cart.cartId)).toBe(1);
-    expect(chargesOf(again)).toEqual([{ intentId: again, amount: cart.total, currency: "usd" }]);
+    expect(chargesOf(fake, again)).toEqual([{ intentId: again, amount: cart.total, currency: "usd" }]);
   });
 
   it("confirmed in the browser and settled by the webhook: the same, and the late report answers the failure", async () => {
     const cart = await pricedCart(app);
-    const intentId = await sessionFor(cart);
+    const intentId = await sessionIntentId(app, cart);
     expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
     const lift = await refuseOrdersOf(cart.cartId);
     try {
@@ -90,7 +79,7 @@ describe("an order the database will not store", () => {
       await expectReleasedUncharged(cart, intentId);
       const report = await pay(app, cart, undefined);
       expect(report.body).toMatchObject({ status: "failed", failure: { code: "payment_canceled" } });
-      expect(chargesOf(intentId)).toHaveLength(0);
+      expect(chargesOf(fake, intentId)).toHaveLength(0);
     } finally {
       await lift();
     }
@@ -98,7 +87,7 @@ describe("an order the database will not store", () => {
 
   it("with the processor out of reach for the cancellation: the cart stays LOCKED, and a later settlement cancels, never captures", async () => {
     const cart = await pricedCart(app);
-    const intentId = await sessionFor(cart);
+    const intentId = await sessionIntentId(app, cart);
     const lift = await refuseOrdersOf(cart.cartId);
     fake.inject({ method: "POST", path: /\/cancel$/, kind: "status", status: 503 });
     let paid;
@@ -123,7 +112,7 @@ describe("an order the database will not store", () => {
 
   it("with the cancellation refused for good: parked for review, and the customer is told so instead of 'pending' forever", async () => {
     const cart = await pricedCart(app);
-    const intentId = await sessionFor(cart);
+    const intentId = await sessionIntentId(app, cart);
     const lift = await refuseOrdersOf(cart.cartId);
     try {
       for (let refusal = 0; refusal < 2; refusal += 1) fake.inject({ method: "POST", path: /\/cancel$/, kind: "status", status: 400 });
@@ -134,7 +123,7 @@ describe("an order the database will not store", () => {
       await lift();
     }
     expect((await attemptsOf(app, cart.cartId)).map((attempt) => [attempt.status, attempt.failureCode])).toEqual([["needs_review", "order_not_placed"]]);
-    expect(chargesOf(intentId)).toHaveLength(0);
+    expect(chargesOf(fake, intentId)).toHaveLength(0);
     const result = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}/order-result`, { headers: { "X-Cart-Token": cart.token } });
     expect(result.body).toMatchObject({ status: "failed", failure: { code: "payment_under_review" } });
     expect((await readCart(app, cart)).status).toBe("LOCKED");
@@ -142,7 +131,7 @@ describe("an order the database will not store", () => {
 
   it("captured elsewhere after all while marked: placed once it can be stored, and the attempt no longer says it failed", async () => {
     const cart = await pricedCart(app);
-    const intentId = await sessionFor(cart);
+    const intentId = await sessionIntentId(app, cart);
     const lift = await refuseOrdersOf(cart.cartId);
     fake.inject({ method: "POST", path: /\/cancel$/, kind: "status", status: 503 });
     try {
@@ -159,7 +148,7 @@ describe("an order the database will not store", () => {
 
   it("captured elsewhere while the order still cannot be stored: parked, saying the card was charged", async () => {
     const cart = await pricedCart(app);
-    const intentId = await sessionFor(cart);
+    const intentId = await sessionIntentId(app, cart);
     const lift = await refuseOrdersOf(cart.cartId);
     try {
       fake.inject({ method: "POST", path: /\/cancel$/, kind: "status", status: 503 });

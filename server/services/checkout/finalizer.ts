@@ -367,22 +367,24 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
 }
 
 /** Cancels an authorization that must not be captured; the intent as it is afterwards decides what follows. */
-async function release(deps: AppDeps, step: Extract<Step, { kind: "release" }>): Promise<ProcessorIntent> {
-  try {
-    return await processorCall(() => deps.payments.cancelIntent({ intentId: step.intentId, idempotencyKey: step.idempotencyKey }));
-  } catch (error) {
-    if (!isPaymentProcessorError(error) || (error.kind !== "invalid_state" && error.kind !== "not_found")) throw error;
-    // Canceled or captured meanwhile: read what it is now.
-    return (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId);
-  }
+function release(deps: AppDeps, step: Extract<Step, { kind: "release" }>): Promise<ProcessorIntent> {
+  return moveIntent(deps, step.intentId, () => deps.payments.cancelIntent({ intentId: step.intentId, idempotencyKey: step.idempotencyKey }));
 }
 
-async function capture(deps: AppDeps, step: Extract<Step, { kind: "capture" }>): Promise<ProcessorIntent> {
+function capture(deps: AppDeps, step: Extract<Step, { kind: "capture" }>): Promise<ProcessorIntent> {
+  return moveIntent(deps, step.intentId, () => deps.payments.captureIntent({ intentId: step.intentId, idempotencyKey: step.idempotencyKey }));
+}
+
+/**
+ * A capture or a cancellation, and the intent it left. One the processor refuses because the intent
+ * has moved on (captured by a concurrent finalizer, canceled meanwhile) or is gone reads the intent
+ * as it is now instead; any other failure is thrown.
+ */
+async function moveIntent(deps: AppDeps, intentId: string, call: () => Promise<ProcessorIntent>): Promise<ProcessorIntent> {
   try {
-    return await processorCall(() => deps.payments.captureIntent({ intentId: step.intentId, idempotencyKey: step.idempotencyKey }));
+    return await processorCall(call);
   } catch (error) {
     if (!isPaymentProcessorError(error) || (error.kind !== "invalid_state" && error.kind !== "not_found")) throw error;
-    // Captured by a concurrent finalizer (or canceled meanwhile): read what it is now.
-    return (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId);
+    return (await retrieveOrNull(deps, intentId)) ?? lostIntent(intentId);
   }
 }
