@@ -49,7 +49,7 @@ export const orderResultSchema = z
     failure: z
       .strictObject({ code: z.string(), message: z.string() })
       .optional()
-      .meta({ description: "Why the last payment failed (e.g. card_declined, authentication_required; order_not_placed when the order could not be stored, so the card was not charged and its authorisation was released). The cart is OPEN again: pay with another card; after order_not_placed another card meets the same refusal until the restaurant fixes its cause. payment_under_review: the payment was set aside for the restaurant to settle by hand; the cart stays LOCKED and is not to be paid again." }),
+      .meta({ description: "Why the last payment failed (e.g. card_declined, authentication_required; order_not_placed when the order could not be stored, so the card was not charged and its authorisation was released). The cart is OPEN again: pay with another card; after order_not_placed another card meets the same refusal until the restaurant fixes its cause." }),
     pollAfterMs: z.number().int().min(0).optional().meta({ description: "While pending: how long to wait before polling again (also sent as Retry-After, in seconds)." }),
   })
   .meta({ id: "OrderResult" });

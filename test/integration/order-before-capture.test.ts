@@ -110,7 +110,7 @@ describe("an order the database will not store", () => {
     expect(result.body).toMatchObject({ status: "failed", failure: { code: "order_not_placed" } });
   });
 
-  it("with the cancellation refused for good: parked for review, and the customer is told so instead of 'pending' forever", async () => {
+  it("with the cancellation refused for good: parked for review, the cart LOCKED and nothing charged", async () => {
     const cart = await pricedCart(app);
     const intentId = await sessionIntentId(app, cart);
     const lift = await refuseOrdersOf(cart.cartId);
@@ -124,8 +124,9 @@ describe("an order the database will not store", () => {
     }
     expect((await attemptsOf(app, cart.cartId)).map((attempt) => [attempt.status, attempt.failureCode])).toEqual([["needs_review", "order_not_placed"]]);
     expect(chargesOf(fake, intentId)).toHaveLength(0);
+    // The card still holds the authorization: the customer is not told the payment failed (payment-recovery.test.ts).
     const result = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}/order-result`, { headers: { "X-Cart-Token": cart.token } });
-    expect(result.body).toMatchObject({ status: "failed", failure: { code: "payment_under_review" } });
+    expect(result.body).toMatchObject({ status: "payment_pending" });
     expect((await readCart(app, cart)).status).toBe("LOCKED");
   });
 

@@ -9,11 +9,6 @@ import { settleCart } from "./finalizer";
 import { isAccepted } from "./kitchen";
 import { issueReceiptCapability } from "./receipt-token";
 
-const UNDER_REVIEW = {
-  code: "payment_under_review",
-  message: "This payment could not be completed automatically and the restaurant is reviewing it: do not pay for this cart again; the restaurant will settle it.",
-};
-
 /** How soon to poll again while a payment is pending. */
 export const PAYMENT_POLL_MS = 1000;
 const MAX_ORDER_POLL_MS = 5000;
@@ -51,8 +46,6 @@ export async function readOrderResult(ctx: RequestContext, cartId: string): Prom
 
   const attempts = await db.select().from(paymentAttempts).where(eq(paymentAttempts.cartId, cartId)).orderBy(desc(paymentAttempts.createdAt)).limit(20);
   if (attempts.some((attempt) => attempt.status === "pending")) return { status: "payment_pending", pollAfterMs: PAYMENT_POLL_MS };
-  // Parked for a person to settle (finalizer.ts releaseOrPark): no poll will change it, so say so.
-  if (attempts[0]?.status === "needs_review") return { status: "failed", failure: UNDER_REVIEW };
   const failed = attempts.find((attempt) => attempt.status === "failed");
   if (failed) {
     return { status: "failed", failure: { code: failed.failureCode ?? "payment_failed", message: failed.failureMessage ?? "The payment failed." } };
