@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile [-- --requests=N] [-- --operation=add-item|ordering-session|get-cart] [-- --lines=N] [-- --save=file.cpuprofile] [-- --cpu-only]`
+ * `npm run bench:profile [-- --requests=N] [-- --operation=add-item|ordering-session|get-cart|replay] [-- --lines=N] [-- --save=file.cpuprofile] [-- --cpu-only]`
  *
  * Where one operation's CPU goes: the real REST handler in-process (NODE_ENV=production) over one
  * Postgres connection, warmed up, then N requests under V8's sampling profiler (node:inspector).
@@ -8,6 +8,7 @@
  * to a cart of N lines, each add merging into one of them (what grows with the cart). It measures
  * CPU only: the requests run one after another, so the database wait shows as idle. `--cpu-only`: no
  * profiler, just the process's CPU time per request (user + system), for comparing two versions.
+ * `replay`: one add item, then the same request (key, If-Match, body) again and again: each answers the stored outcome.
  */
 import "./quiet-logs";
 import { writeFileSync } from "node:fs";
@@ -17,14 +18,14 @@ import { openInProcessApp } from "./query-count";
 import { openCart } from "./phases/cart-session";
 import { BENCH_LOCATION_ID, idempotencyKey } from "./scenarios/common";
 
-type Options = { requests: number; operation: "add-item" | "ordering-session" | "get-cart"; lines: number; save?: string | undefined; cpuOnly: boolean };
+type Options = { requests: number; operation: "add-item" | "ordering-session" | "get-cart" | "replay"; lines: number; save?: string | undefined; cpuOnly: boolean };
 
 function parseArgs(argv: string[]): Options {
   const options: Options = { requests: 1_500, operation: "add-item", lines: 0, cpuOnly: false };
   for (const arg of argv) {
     const [name, value = ""] = arg.replace(/^--/, "").split("=");
     if (name === "requests") options.requests = Number(value);
-    else if (name === "operation" && (value === "add-item" || value === "ordering-session" || value === "get-cart")) options.operation = value;
+    else if (name === "operation" && (value === "add-item" || value === "ordering-session" || value === "get-cart" || value === "replay")) options.operation = value;
     else if (name === "save") options.save = value;
     else if (name === "lines") options.lines = Number(value);
     else if (name === "cpu-only" && value === "") options.cpuOnly = true;
@@ -90,7 +91,12 @@ async function main(): Promise<void> {
   try {
     let cart = await openCart(app, BENCH_LOCATION_ID);
     let adds = 0;
+    const original = cart.addItemRequest(0);
     const once = async () => {
+      if (options.operation === "replay") {
+        await app.call("POST", original.path, 200, original.headers, original.body);
+        return;
+      }
       if (options.operation === "ordering-session") {
         await app.call("POST", `/locations/${BENCH_LOCATION_ID}/ordering-sessions`, 201, { "content-type": "application/json", "idempotency-key": idempotencyKey() }, JSON.stringify({ fulfillmentMethod: "takeout" }));
         return;
@@ -118,6 +124,7 @@ async function main(): Promise<void> {
       await cart.addItem(adds % 5);
       adds += 1;
     };
+    if (options.operation === "replay") await app.call("POST", original.path, 200, original.headers, original.body);
     if (options.operation === "get-cart") for (let line = 0; line < 3; line += 1) await cart.addItem(line);
     progress("warming up (500 requests)");
     for (let index = 0; index < 500; index += 1) await once();
