@@ -43,7 +43,7 @@ export type PreparedCart = CartHandle & {
 };
 
 /** How to call one operation validly; its kind, method and success status are read from the router (routeCases). */
-export type RouteFixture = Omit<RouteCase, "kind" | "method" | "successStatus">;
+export type RouteFixture = Omit<RouteCase, "kind" | "method" | "successStatus" | "revisionTagged">;
 
 export type RouteCase = {
   name: string;
@@ -57,6 +57,8 @@ export type RouteCase = {
   setup?: Setup;
   /** When the success status is not 200. */
   successStatus?: number;
+  /** A read whose ETag is the cart's revision, which answers If-None-Match with 200 (StorefrontMeta.revisionTagged). */
+  revisionTagged?: true;
   /** False when a cart mutation answers something other than the Cart (its new revision is then read from the cart). */
   returnsCart?: false;
   /** For paths without a location: the path with an invalid parameter, and the field the 400 must name. */
@@ -252,7 +254,13 @@ fixtures.push(
 export const routeCases: RouteCase[] = fixtures.map((fixture) => {
   const meta = procedureMeta(fixture.procedure);
   if (!meta.kind || !meta.openapi) throw new Error(`${fixture.procedure}: no kind or REST path in its meta`);
-  return { ...fixture, kind: meta.kind, method: meta.openapi.method, ...(meta.successStatus !== undefined ? { successStatus: meta.successStatus } : {}) };
+  return {
+    ...fixture,
+    kind: meta.kind,
+    method: meta.openapi.method,
+    ...(meta.successStatus !== undefined ? { successStatus: meta.successStatus } : {}),
+    ...(meta.revisionTagged ? { revisionTagged: true as const } : {}),
+  };
 });
 
 function procedureMeta(name: string): StorefrontMeta {

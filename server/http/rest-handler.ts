@@ -68,7 +68,8 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
       }
       const representation = { body: result.body ?? "", headers: representationHeaders(request, result.body ?? "", result.headers) };
       if (cacheKey !== undefined && representation.headers["cache-control"]?.startsWith("public")) deps.responseCache.set(cacheKey, representation);
-      return conditionalResponse(request, representation.body, { ...representation.headers, ...baseHeaders });
+      const headers = { ...representation.headers, ...baseHeaders };
+      return route.conditional ? conditionalResponse(request, representation.body, headers) : new Response(representation.body, { status: 200, headers });
     } catch (error) {
       return errorResponse(toAppError(error), requestId, baseHeaders);
     }

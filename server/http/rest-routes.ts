@@ -13,13 +13,15 @@ import type { OperationKind } from "../trpc/operation-kinds";
  * malformed escape is a 400.
  */
 type Segment = { literal: string } | { parameter: string };
-type Route = { method: string; template: string; procedure: string; kind: OperationKind | null; segments: Segment[] };
+type Route = { method: string; template: string; procedure: string; kind: OperationKind | null; conditional: boolean; segments: Segment[] };
 
 export type RestMatch = {
   method: string;
   template: string;
   procedure: string;
   kind: OperationKind | null;
+  /** A GET that answers If-None-Match with 304 (not one whose ETag is a revision: StorefrontMeta.revisionTagged). */
+  conditional: boolean;
   /** The path as the adapter is given it: the template's literals and each parameter's decoded, checked value. */
   canonicalPath: string;
   /** The template's parameter names (`locationId`, `cartId`, ...): the path gives them, a body may not. */
@@ -37,7 +39,8 @@ function table(): Route[] {
         const parameter = /^\{(.+)\}$/.exec(part)?.[1];
         return parameter === undefined ? { literal: part } : { parameter };
       });
-      built.push({ method: openapi.method, template: openapi.path, procedure: path, kind: (meta as StorefrontMeta).kind ?? null, segments });
+      const { kind, revisionTagged } = meta as StorefrontMeta;
+      built.push({ method: openapi.method, template: openapi.path, procedure: path, kind: kind ?? null, conditional: openapi.method === "GET" && revisionTagged !== true, segments });
     });
     routes = built;
   }
@@ -113,5 +116,5 @@ export function matchRestRoute(method: string, pathname: string): RestMatch {
   }
   const canonicalPath = `/${checkedParameters(route, segments).join("/")}`;
   const pathParameters = route.segments.flatMap((part) => ("parameter" in part ? [part.parameter] : []));
-  return { method: route.method, template: route.template, procedure: route.procedure, kind: route.kind, canonicalPath, pathParameters };
+  return { method: route.method, template: route.template, procedure: route.procedure, kind: route.kind, conditional: route.conditional, canonicalPath, pathParameters };
 }

@@ -188,6 +188,14 @@ describe("OpenAPI document", () => {
     }
   });
 
+  it("documents the cart read as not conditional: its ETag is the revision", () => {
+    const cartRead = operationOf({ method: "get", path: "/locations/{locationId}/carts/{cartId}" });
+    expect(responsesOf(cartRead)).not.toHaveProperty("304");
+    expect(headerParameters(cartRead).has("If-None-Match")).toBe(false);
+    expect(cartRead.description).toMatch(/\*\*Not conditional:\*\*/);
+    expect(resolve(responsesOf(cartRead)["200"]).headers).toHaveProperty("ETag");
+  });
+
   it("hoists each distinct declared response header into one component", () => {
     const headers = Object.keys(document.components?.headers ?? {});
     expect(headers).toEqual(expect.arrayContaining(["ETag", "CacheControl", "RequestId", "ErrorRetryAfter"]));

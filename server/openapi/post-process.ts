@@ -42,6 +42,8 @@ export type OperationFacts = {
   /** The operation's kind, from its procedure's meta: the credential it takes. */
   kind: OperationKind;
   successStatus: number;
+  /** A GET that answers If-None-Match with 304 (StorefrontMeta.revisionTagged: not the cart read). */
+  conditional: boolean;
 };
 
 export function normalizePath(path: string): string {
@@ -112,7 +114,7 @@ export function documentOperation(operation: Operation, facts: OperationFacts): 
     ...(requestBody !== undefined ? { requestBody } : facts.method === "get" ? {} : { requestBody: emptyRequestBody }),
     responses: {
       [String(facts.successStatus)]: success,
-      ...(facts.method === "get" ? { "304": notModified } : {}),
+      ...(facts.conditional ? { "304": notModified } : {}),
       ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/${errorResponseKey(Number(status))}` }])),
     },
   };

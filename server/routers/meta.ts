@@ -21,7 +21,7 @@ type Route = { method: Method; path: `/${string}`; summary: string; description?
 type Options = { successStatus?: number; responseHeaders?: z.ZodObject; errorStatuses?: readonly number[] };
 
 /** The rules an operation's kind imposes, in the words its description closes with. */
-function ruleNotes(kind: OperationKind, method: Method, successStatus: number): string[] {
+function ruleNotes(kind: OperationKind, method: Method, successStatus: number, revisionTagged: boolean): string[] {
   const rules = kindRules[kind];
   const accepted = credentials[rules.credential].headers.map((name) => `\`${name}\``);
   return [
@@ -36,7 +36,12 @@ function ruleNotes(kind: OperationKind, method: Method, successStatus: number): 
           "**Optimistic concurrency:** send the cart's current ETag in `If-Match`. Missing: 428 PRECONDITION_REQUIRED. Stale: 409 CART_CONFLICT (reload the cart, then retry). The response carries the new ETag.",
         ]
       : []),
-    ...(method === "GET" ? ["**Conditional:** send the ETag of an earlier response in `If-None-Match` to get 304 Not Modified while it is unchanged."] : []),
+    ...(method === "GET" && !revisionTagged ? ["**Conditional:** send the ETag of an earlier response in `If-None-Match` to get 304 Not Modified while it is unchanged."] : []),
+    ...(revisionTagged
+      ? [
+          "**Not conditional:** the ETag is the cart's revision, the token for `If-Match`. What the cart shows also follows the clock and the published catalog (an idle cart read as EXPIRED, `catalogRevalidation`), which move no revision, so `If-None-Match` is not evaluated: every read answers 200 with the current cart.",
+        ]
+      : []),
     ...(successStatus !== 200 ? [`**Success status:** ${successStatus}.`] : []),
   ];
 }
@@ -61,15 +66,18 @@ function successHeaders(kind: OperationKind, method: Method, declared: z.ZodObje
 export function operationMeta(kind: OperationKind, route: Route, options: Options = {}): StorefrontMeta {
   const rules = kindRules[kind];
   const successStatus = options.successStatus ?? 200;
+  // A read that answers the cart's revision as its ETag (etagResponseHeaders) cannot use it as a validator of its body.
+  const revisionTagged = route.method === "GET" && options.responseHeaders?.shape.ETag === etagResponseHeaders.shape.ETag;
   const errorStatuses = [...new Set([...(options.errorStatuses ?? rules.errorStatuses), ...ALWAYS_POSSIBLE_ERROR_STATUSES])].sort((a, b) => a - b);
   return {
     kind,
     ...(options.successStatus !== undefined ? { successStatus: options.successStatus } : {}),
+    ...(revisionTagged ? { revisionTagged } : {}),
     openapi: {
       ...route,
-      description: [route.description, ...ruleNotes(kind, route.method, successStatus)].filter((part) => part !== undefined && part !== "").join("\n\n"),
+      description: [route.description, ...ruleNotes(kind, route.method, successStatus, revisionTagged)].filter((part) => part !== undefined && part !== "").join("\n\n"),
       protect: rules.credential !== "none",
-      requestHeaders: rules.requestHeaders,
+      requestHeaders: revisionTagged ? rules.requestHeaders.omit({ "If-None-Match": true }) : rules.requestHeaders,
       responseHeaders: successHeaders(kind, route.method, options.responseHeaders),
       successDescription: successStatus === 201 ? "Created." : "OK.",
       errorResponses: errorStatuses,

@@ -19,6 +19,11 @@ export type StorefrontMeta = OpenApiMeta<{
   kind?: OperationKind;
   /** Success status when it is not 200 (documented in the OpenAPI document too). */
   successStatus?: number;
+  /**
+   * A GET whose ETag is the resource's revision (a cart's "cart-N", the If-Match token), not a
+   * validator of its body: If-None-Match is not evaluated and it always answers 200 (server/routers/meta.ts).
+   */
+  revisionTagged?: boolean;
 }>;
 
 const t = initTRPC

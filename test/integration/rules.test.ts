@@ -315,4 +315,39 @@ describe("conditional reads", () => {
       expect((await send(app, route, cart, { "If-None-Match": '"not-this-one"' })).status, route.name).toBe(200);
     }
   });
+
+  it("answers every credential read's If-None-Match by its declaration: 304 for a body's validator, 200 for a revision", async () => {
+    const reads = routeCases.filter((route) => route.method === "GET" && route.kind !== "anonymousRead");
+    expect(reads.filter((route) => route.revisionTagged).map((route) => route.name)).toEqual(["GET cart"]);
+    for (const route of reads) {
+      const cart = await prepareCart(app, route);
+      const headers = validHeaders(route, cart);
+      const first = await send(app, route, cart, headers);
+      expect(first.status, `${route.name}: ${first.text}`).toBe(200);
+      const again = await send(app, route, cart, { ...headers, "If-None-Match": first.headers.get("etag") ?? "" });
+      expect(again.status, route.name).toBe(route.revisionTagged ? 200 : 304);
+      if (route.revisionTagged) expect(again.text, route.name).toBe(first.text);
+    }
+  });
+
+  it("never answers 304 for a cart: its revision ETag stays while the cart it shows expires", async () => {
+    const route = routeCases.find((candidate) => candidate.name === "GET cart");
+    if (!route) throw new Error("no GET cart route case");
+    const cart = await prepareCart(app, route);
+    const headers = validHeaders(route, cart);
+    const open = await send(app, route, cart, headers);
+    expect(open.body).toMatchObject({ status: "OPEN" });
+    const etag = open.headers.get("etag") ?? "";
+    const startedAt = app.clock.now;
+    try {
+      // Idle past CART_IDLE_TTL_MINUTES (24 h): the read shows it EXPIRED, at the same revision.
+      app.clock.now = new Date(startedAt.getTime() + 25 * 3_600_000);
+      const expired = await send(app, route, cart, { ...headers, "If-None-Match": etag });
+      expect(expired.status, expired.text).toBe(200);
+      expect(expired.headers.get("etag")).toBe(etag);
+      expect(expired.body).toMatchObject({ status: "EXPIRED" });
+    } finally {
+      app.clock.now = startedAt;
+    }
+  });
 });
