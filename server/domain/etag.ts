@@ -2,7 +2,7 @@
  * Cart revisions travel as ETags: `"cart-<revision>"`, optionally weak (`W/`). Revision is 0 or a
  * positive integer without leading zeros, and no larger than 2^53 - 1.
  */
-const CART_ETAG = /^(?:W\/)?"cart-(0|[1-9]\d{0,15})"$/;
+export const CART_ETAG = /^(?:W\/)?"cart-(0|[1-9]\d{0,15})"$/;
 
 export function cartEtag(revision: number): string {
   return `"cart-${revision}"`;

@@ -188,6 +188,34 @@ describe("OpenAPI document", () => {
     }
   });
 
+  it("documents every request body closed, as the server validates it (an unknown member is 400)", () => {
+    /** Paths to object schemas that allow members they do not name. */
+    const open = (schema: Json, at: string): string[] => {
+      const resolved = resolve(schema);
+      const own = resolved.type === "object" && resolved.additionalProperties !== false ? [at] : [];
+      const properties = Object.entries((resolved.properties ?? {}) as Record<string, Json>).flatMap(([name, property]) => open(property, `${at}.${name}`));
+      const items = resolved.items ? open(resolved.items as Json, `${at}[]`) : [];
+      return [...own, ...properties, ...items];
+    };
+    const documented = routes.filter((route) => operationOf(route).requestBody !== undefined);
+    expect(documented.length).toBeGreaterThan(20);
+    for (const route of documented) {
+      const body = resolve(operationOf(route).requestBody) as { content: Record<string, { schema: Json }> };
+      expect(open(body.content["application/json"]?.schema ?? {}, "body"), `${route.method} ${route.path}`).toEqual([]);
+    }
+  });
+
+  it("documents the spec's bounds where clients read them: DeliveryAddress lat/lng, the If-Match format", () => {
+    const address = resolve(document.components?.schemas?.DeliveryAddress) as { properties: Record<string, Json> };
+    expect(address.properties.lat).toMatchObject({ minimum: -90, maximum: 90 });
+    expect(address.properties.lng).toMatchObject({ minimum: -180, maximum: 180 });
+    const addItem = operationOf({ method: "post", path: "/locations/{locationId}/carts/{cartId}/items" });
+    const ifMatch = resolve(headerParameters(addItem).get("If-Match")) as { schema: { pattern: string } };
+    const pattern = new RegExp(ifMatch.schema.pattern);
+    for (const valid of ['"cart-0"', '"cart-12"', 'W/"cart-3"']) expect(pattern.test(valid), valid).toBe(true);
+    for (const invalid of ['"cart-00"', "cart-1", '"cart-01"', "*"]) expect(pattern.test(invalid), invalid).toBe(false);
+  });
+
   it("documents the cart read as not conditional: its ETag is the revision", () => {
     const cartRead = operationOf({ method: "get", path: "/locations/{locationId}/carts/{cartId}" });
     expect(responsesOf(cartRead)).not.toHaveProperty("304");

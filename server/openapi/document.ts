@@ -1,4 +1,5 @@
 import { generateOpenApiDocument, type GenerateOpenApiDocumentOptions, type OpenAPIObject } from "trpc-to-openapi";
+import { parseEnv } from "../env";
 import { appRouter } from "../routers";
 import { operationTags } from "../routers/meta";
 import type { StorefrontMeta } from "../trpc/init";
@@ -49,6 +50,10 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+/** The lifetimes and limits the document states: server/env.ts's defaults (a deployment may set others). */
+const defaults = parseEnv({});
+const hours = (minutes: number) => (minutes % 60 === 0 ? `${minutes / 60} hours` : `${minutes} minutes`);
+
 /** The rules every operation follows; each operation's description adds the ones its kind imposes (server/routers/meta.ts). */
 const apiDescription = [
   "Ordering API for restaurant storefronts: anonymous catalog reads, guest carts with automatic pricing, checkout and customer sign-in. Catalog and cart operations are scoped to a location (`{locationId}`).",
@@ -60,7 +65,9 @@ const apiDescription = [
   "**Errors.** Every error is the closed envelope `{code, message, requestId, details?}` (schema ErrorEnvelope). Every response carries `X-Request-Id`, equal to the envelope's `requestId`. Unknown codes may appear: handle them by HTTP status.",
   "**Paths and methods.** Paths match exactly (case included) after percent-decoding each segment, so `harbor%2Dkitchen` is `harbor-kitchen`; a path parameter that decodes to anything but 1-128 of `A-Z a-z 0-9 . _ : ~ -` is 400 naming the parameter, and a malformed escape (`%ff`) is 400. The bare prefix, a trailing slash or an empty segment is 404 NOT_FOUND (there are no redirects). A path that exists with other methods answers 405 METHOD_NOT_ALLOWED with `Allow`. `HEAD` answers every GET operation as GET would, without a body. A write whose input is all in its path takes `{}` or no body; on DELETE anything else is 400. A body member named like one of the path's parameters (`cartId`, `locationId`, ...) is 400: the path gives them. Bodies are UTF-8 JSON (`Content-Type: application/json`, no other charset, no `Content-Encoding`), at most 64 KiB and 32 levels deep. Headers larger than 16 KiB in all are 431 REQUEST_HEADERS_TOO_LARGE (from `npm start`; a platform in front may answer first). Where the service runs behind Next's own routing (Vercel, or `REST_MOUNT=next`), Next answers a few requests before the service does, outside these rules: `//` in a path (308), methods it does not know (400 or 500), a malformed escape (500), Next's internal request headers (`RSC: 1` is a 307; `x-middleware-prefetch` is a 200 `{}` with nothing done). Clients send none of those.",
   "**Order time.** A new cart is ASAP. A closed location takes no ASAP order: payment-session and payments answer 409 REQUOTE_REQUIRED with reason SCHEDULE_CLOSED while an ASAP cart's location is closed (or closes before an order placed now would be ready), a LATER time is no longer bookable (past, inside the lead time, outside the hours, or more than 30 days ahead), or a line's menu is not served at the order's time, and validate-and-update flags it in `catalogRevalidation` (SCHEDULE_CLOSED, CHANGE_FULFILLMENT). Set a time from `/time-intervals` with `PUT .../update-order-time`, then pay. A receipt says when the order should be ready (`readyAt`) and gives a short `orderNumber` to read out.",
-  "**Limits.** A cart holds a bounded number of lines and quantity per line; product pages hold at most 500 (`limit`, `cursor`; a malformed cursor is 400). A waiter tip is a rate up to the location's `maxRate`, or an amount up to `maxRate` times the subtotal before discount; a courier tip has its own cap. Amounts have at most 13 integer and 2 fraction digits, and a total past 2^53 - 1 minor units is 400 naming the field that caused it. A rejected request changes nothing.",
+  `**Lifetimes.** A cart left unchanged for ${hours(defaults.CART_IDLE_TTL_MINUTES)} expires (reads show it EXPIRED; changes are 409 CART_IMMUTABLE): start a new ordering session. Its \`cartAccessToken\` has no expiry of its own: it reads the cart while the service keeps it. A customer session lasts ${defaults.CUSTOMER_SESSION_TTL_HOURS / 24} days, or until logout; a one-time code, ${defaults.OTP_TTL_MINUTES} minutes. A stored idempotent answer replays for ${defaults.IDEMPOTENCY_RETENTION_HOURS} hours. (The defaults; a deployment may configure other values.)`,
+  "**Versioning.** The API version is the path's (`/api/v1`); `info.version` is this document's. Within `/api/v1`, changes only add: new operations, new optional request members, new response members, new error codes (handle unknown codes by HTTP status) and new enum values where a field says so. Anything else comes under a new path version, served beside `/api/v1` while clients move; an operation to be removed is first marked `deprecated` in this document.",
+  `**Limits.** A cart holds at most ${defaults.CART_MAX_LINES} lines and ${defaults.CART_MAX_LINE_QUANTITY} of one configuration per line (the defaults); product pages hold at most 500 (\`limit\`, \`cursor\`; a malformed cursor is 400). A waiter tip is a rate up to the location's \`maxRate\`, or an amount up to \`maxRate\` times the subtotal before discount; a courier tip has its own cap. Amounts have at most 13 integer and 2 fraction digits, and a total past 2^53 - 1 minor units is 400 naming the field that caused it. A rejected request changes nothing.`,
   "**Browsers.** Cross-origin calls are allowed only from the service's allowlist of exact origins.",
 ].join("\n\n");
 

@@ -48,7 +48,8 @@ const validateInput = z
   .superRefine((body, issues) => {
     if (body.accept === true && body.quoteFingerprint === undefined) issues.addIssue({ code: "custom", path: ["quoteFingerprint"], message: "accept needs the quoteFingerprint you reviewed" });
     if (body.accept !== true && body.quoteFingerprint !== undefined) issues.addIssue({ code: "custom", path: ["quoteFingerprint"], message: "quoteFingerprint is sent only with accept: true" });
-  });
+  })
+  .meta({ description: "`{}` to revalidate, or `{ accept: true, quoteFingerprint }` to accept the changes and quote reviewed." });
 
 export const cartQuoteProcedures = {
   setDelivery: committingCartMutation(

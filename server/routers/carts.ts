@@ -30,7 +30,7 @@ const orderTimeInput = z
   })
   .meta({ description: "Exactly one form: { pickupType: ASAP } or { pickupType: LATER, orderDate, orderTime }." });
 
-const gratuityInput = gratuityBodySchema.safeExtend(cartPath);
+const gratuityInput = gratuityBodySchema.safeExtend(cartPath).meta({ description: "Exactly one of rate or amount." });
 
 export const cartsRouter = router({
   createOrderingSession: transactionalWrite(

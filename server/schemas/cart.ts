@@ -78,8 +78,8 @@ export const deliveryAddressSchema = z
     state: z.string().min(1).max(100),
     zipCode: z.string().min(1).max(20),
     country: z.enum(["United States", "United Arab Emirates", "Australia", "United Kingdom"]),
-    lat: z.number().min(-90).max(90).pipe(z.number()),
-    lng: z.number().min(-180).max(180).pipe(z.number()),
+    lat: z.number().min(-90).max(90),
+    lng: z.number().min(-180).max(180),
     streetOptional: z.string().max(200).default(""),
   })
   .meta({ id: "DeliveryAddress" });

@@ -1,5 +1,6 @@
 import { IDEMPOTENCY_KEY_PATTERN } from "../domain/identifiers";
 import { z } from "zod";
+import { CART_ETAG } from "../domain/etag";
 
 /**
  * Building blocks shared by every API schema. Numbers in JSON bodies are wrapped in a pipe so the
@@ -72,7 +73,10 @@ export const idempotencyKeyHeader = z
   .string()
   .regex(IDEMPOTENCY_KEY_PATTERN)
   .meta({ param: { description: "Unique per logical request (16-128 of A-Z a-z 0-9 . _ : -); reuse it only to retry the identical request." } });
-export const ifMatchHeader = requestHeader('Current cart ETag, e.g. "cart-3" (optionally W/-prefixed). Missing: 428. Stale: 409 CART_CONFLICT.');
+export const ifMatchHeader = z
+  .string()
+  .regex(CART_ETAG)
+  .meta({ param: { description: 'Current cart ETag, e.g. "cart-3" (optionally W/-prefixed; the revision has no leading zeros). Missing: 428. Malformed: 400 VALIDATION_ERROR. Stale: 409 CART_CONFLICT.' } });
 const ifNoneMatchHeader = z.string().optional().meta({
   param: {
     id: "IfNoneMatch",
