@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { permittedActions, reasonCodes } from "../domain/revalidation";
-import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, jsonInteger, localDate, localTime, locationIdParam, cartIdParam, nonNegativeDecimal } from "./common";
+import { MAX_SAFE, currencySchema, dateTime, decimalString, fulfilmentMethodSchema, identifier, jsonInteger, jsonNumber, localDate, localTime, locationIdParam, cartIdParam, nonNegativeDecimal } from "./common";
 
 const counter = z.number().int().min(0).max(MAX_SAFE);
 const positiveRevision = z.number().int().min(1).max(MAX_SAFE);
@@ -78,8 +78,8 @@ export const deliveryAddressSchema = z
     state: z.string().min(1).max(100),
     zipCode: z.string().min(1).max(20),
     country: z.enum(["United States", "United Arab Emirates", "Australia", "United Kingdom"]),
-    lat: z.number().min(-90).max(90),
-    lng: z.number().min(-180).max(180),
+    lat: jsonNumber(-90, 90),
+    lng: jsonNumber(-180, 180),
     streetOptional: z.string().max(200).default(""),
   })
   .meta({ id: "DeliveryAddress" });

@@ -13,6 +13,8 @@ export const identifier = z.string().min(1).max(128);
 export const pathId = identifier.regex(/^[A-Za-z0-9._:~-]+$/, "must be 1-128 URL-safe characters");
 
 export const jsonInteger = (min: number, max: number) => z.number().int().min(min).max(max).pipe(z.number());
+/** A bounded JSON number; the pipe's output keeps the bounds, so a response schema documents them too. */
+export const jsonNumber = (min: number, max: number) => z.number().min(min).max(max).pipe(z.number().min(min).max(max));
 
 export const decimalString = z.string().regex(/^-?\d+(\.\d+)?$/, "must be a decimal string");
 export const nonNegativeDecimal = z.string().max(32).regex(/^\d+(\.\d+)?$/, "must be a non-negative decimal string");

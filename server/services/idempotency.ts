@@ -117,7 +117,9 @@ function replayOf<T>(deps: AppDeps, request: IdempotentRequest, record: StoredRe
  *   token) names how to remove it. Anonymous callers are known only by their address, which every
  *   client behind one NAT shares, so for them the credential is never stored and a replay answers
  *   without it (the client that lost the first answer starts a new session). Callers known by a
- *   credential of their own get the whole answer replayed.
+ *   credential of their own get the whole answer replayed, and so does sign-in's verify-otp: its
+ *   request carries the proof that earned the session token (the challenge's methodId and its
+ *   one-time code), so the replay gives the token only to whoever can present that proof again.
  *
  * The first request of a key costs two statements: the claim, then the answer written over it, which
  * carries the use case's last statement when it hands one over (`lastWrite`). `alongsideClaim` sends

@@ -117,6 +117,23 @@ describe("sign-in end to end", () => {
     // The stored answer holds no code.
     expect(first.text).not.toMatch(/\b\d{6}\b/);
   });
+  it("replays a verify-otp, session token included, only to the identical request: the proof that earned it", async () => {
+    const email = freshEmail("verify-replay");
+    const { methodId, otp } = await challenge(app, HARBOR.merchantSlug, email);
+    const body = { merchantSlug: HARBOR.merchantSlug, identifierString: email, methodId, otp };
+    const key = idemKey();
+    const first = await verifyCode(app, body, { key });
+    expect(first.status, first.text).toBe(200);
+    const retry = await verifyCode(app, body, { key });
+    expect(retry.headers.get("idempotent-replayed")).toBe("true");
+    expect(retry.text).toBe(first.text);
+    // The same key without the code, or with another, replays nothing.
+    const wrongCode = otp === "000000" ? "111111" : "000000";
+    const guessed = await verifyCode(app, { ...body, otp: wrongCode }, { key });
+    expect(guessed.status, guessed.text).toBe(409);
+    expect(guessed.body).toMatchObject({ code: "IDEMPOTENCY_KEY_REUSED" });
+    expect(guessed.text).not.toContain((first.body as SessionBody).token);
+  });
 });
 
 describe("one-time code abuse", () => {
