@@ -18,12 +18,12 @@ export async function applyRateLimit(deps: AppDeps, ip: string): Promise<{ heade
     "X-RateLimit-Reset": String(resetSeconds),
   };
   if (decision.kind === "allowed") return { headers };
-  const retryAfter = Math.max(1, Math.ceil((decision.resetAtMs - deps.now().getTime()) / 1000));
+  const retryAfter = Math.max(1, Math.ceil((decision.retryAtMs - deps.now().getTime()) / 1000));
   return {
     headers,
-    error: new AppError("RATE_LIMITED", "Too many requests from this address; retry after the reset time", {
+    error: new AppError("RATE_LIMITED", "Too many requests from this address; retry in Retry-After seconds", {
       headers: { "Retry-After": String(retryAfter) },
-      details: { limit: decision.limit, resetAt: new Date(decision.resetAtMs).toISOString() },
+      details: { limit: decision.limit, resetAt: new Date(decision.resetAtMs).toISOString(), retryAt: new Date(decision.retryAtMs).toISOString() },
     }),
   };
 }

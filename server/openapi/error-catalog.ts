@@ -29,7 +29,7 @@ export const errorCatalog: Record<ErrorCode, { meaning: string; sampleMessage: s
   NOT_FOUND: { meaning: "the resource does not exist or is hidden from this caller", sampleMessage: "Cart was not found" },
   RATE_LIMITED: {
     meaning: "too many requests from this client address, or too many one-time codes or wrong codes for one e-mail address or phone number; wait `Retry-After` seconds",
-    sampleMessage: "Too many requests from this address; retry after the reset time",
+    sampleMessage: "Too many requests from this address; retry in Retry-After seconds",
   },
   CART_CONFLICT: {
     meaning: "`If-Match` is stale: reload the cart and retry with its current ETag",

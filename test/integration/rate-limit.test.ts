@@ -88,8 +88,8 @@ describe("memory limiter", () => {
       { kind: "allowed", limit: 3, remaining: 2, resetAtMs: windowStart + 60_000 },
       { kind: "allowed", limit: 3, remaining: 1, resetAtMs: windowStart + 60_000 },
       { kind: "allowed", limit: 3, remaining: 0, resetAtMs: windowStart + 60_000 },
-      { kind: "limited", limit: 3, remaining: 0, resetAtMs: windowStart + 60_000 },
-      { kind: "limited", limit: 3, remaining: 0, resetAtMs: windowStart + 60_000 },
+      { kind: "limited", limit: 3, remaining: 0, resetAtMs: windowStart + 60_000, retryAtMs: windowStart + 60_001 },
+      { kind: "limited", limit: 3, remaining: 0, resetAtMs: windowStart + 60_000, retryAtMs: windowStart + 60_001 },
     ]);
     clock.now = windowStart + 59_999;
     expect((await limiter.check("ip:a")).kind).toBe("limited");
@@ -101,13 +101,36 @@ describe("memory limiter", () => {
     await checks(limiter, "ip:a", 4);
     // The next window begins: the 3 requests a minute ago still count in full (a fixed window started over here).
     clock.now = windowStart + 60_000;
-    expect(await limiter.check("ip:a")).toEqual({ kind: "limited", limit: 3, remaining: 0, resetAtMs: windowStart + 120_000 });
+    // A millisecond on, the weight rounds them down to 2 (floor(3 x 59_999 / 60_000)): the next is let through.
+    expect(await limiter.check("ip:a")).toEqual({ kind: "limited", limit: 3, remaining: 0, resetAtMs: windowStart + 120_000, retryAtMs: windowStart + 60_001 });
     // Half a window on, half of them (1 of 3, rounded down) still counts.
     clock.now = windowStart + 90_000;
     expect(await limiter.check("ip:a")).toEqual({ kind: "allowed", limit: 3, remaining: 1, resetAtMs: windowStart + 120_000 });
     // Long after (several windows, which also sweeps old entries): a fresh count again.
     clock.now = windowStart + 10 * 60_000 + 30_000;
     expect(await limiter.check("ip:a")).toEqual({ kind: "allowed", limit: 3, remaining: 2, resetAtMs: windowStart + 11 * 60_000 });
+  });
+
+  it("says when the next request is let through: refused a millisecond before, let through at it", async () => {
+    // The audit's case first: the previous window full, 15 s into this one. The window's end (585 s
+    // away) was the Retry-After, when the falling weight of those requests lets one through in seconds.
+    const big = { max: 200, windowSeconds: 600, timeoutMs: 1000 };
+    for (const [before, at] of [[200, 15_000], [200, 300_000], [120, 15_000], [0, 15_000], [57, 599_000]] as const) {
+      const clock = { now: windowStart + 590_000 };
+      const limiter = createMemoryRateLimiter(big, () => clock.now);
+      await checks(limiter, "ip:a", before);
+      clock.now = windowStart + 600_000 + at;
+      let refused: RateLimitDecision | undefined;
+      for (let tries = 0; tries <= 200 && refused?.kind !== "limited"; tries += 1) refused = await limiter.check("ip:a");
+      if (refused?.kind !== "limited") throw new Error(`${before}@${at}: never limited`);
+      expect(refused.retryAtMs, `${before}@${at}`).toBeGreaterThan(clock.now);
+      expect(refused.retryAtMs, `${before}@${at}`).toBeLessThanOrEqual(refused.resetAtMs + 1);
+      if (before === 200 && at === 15_000) expect(refused.retryAtMs - clock.now).toBeLessThan(1_000);
+      clock.now = refused.retryAtMs - 1;
+      expect((await limiter.check("ip:a")).kind, `${before}@${at}: a millisecond before`).toBe("limited");
+      clock.now = refused.retryAtMs;
+      expect((await limiter.check("ip:a")).kind, `${before}@${at}: at the time said`).toBe("allowed");
+    }
   });
 
   it("counts identifiers independently", async () => {
@@ -335,7 +358,20 @@ describe("HTTP policy (applyRateLimit)", () => {
 
     clock.now = windowStart + 1_000;
     const early = await applyRateLimit(ipDeps(), "203.0.113.9");
-    expect(Number(early.error?.headers["Retry-After"])).toBe(59);
+    // Let through a millisecond into the next window (59.001 s away), so 60, rounded up.
+    expect(Number(early.error?.headers["Retry-After"])).toBe(60);
+  });
+
+  it("limited through real Redis: a request at the time Retry-After names is let through", async () => {
+    // A 2-second window of 3: the library's script (not our arithmetic) decides the request sent then.
+    const limiter = await limiterFrom({ REDIS_URL, RATE_LIMIT_MAX: "3", RATE_LIMIT_WINDOW_SECONDS: "2" });
+    const identifier = unique("retry-at");
+    const decisions = (await checks(limiter, identifier, 4)).map(counted);
+    const refused = decisions.at(-1);
+    if (refused?.kind !== "limited") throw new Error(`expected the 4th to be limited: ${JSON.stringify(decisions)}`);
+    expect(refused.retryAtMs).toBe(refused.resetAtMs + Math.ceil(2_000 / 3));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, refused.retryAtMs - Date.now())));
+    expect((await limiter.check(identifier)).kind).toBe("allowed");
   });
 
   it("limited through real Redis: Retry-After >= 1 and a seconds-scale reset within the window", async () => {

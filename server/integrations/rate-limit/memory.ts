@@ -29,10 +29,34 @@ export function createMemoryRateLimiter(policy: RateLimitPolicy, now: () => numb
       const resetAtMs = (window + 1) * windowMs;
       if (weightedPrevious + current >= policy.max) {
         counts.set(identifier, { window, current, previous });
-        return Promise.resolve({ kind: "limited", limit: policy.max, remaining: 0, resetAtMs });
+        return Promise.resolve({ kind: "limited", limit: policy.max, remaining: 0, resetAtMs, retryAtMs: firstAdmission(policy.max, windowMs, { window, current, previous }, time) });
       }
       counts.set(identifier, { window, current: current + 1, previous });
       return Promise.resolve({ kind: "allowed", limit: policy.max, remaining: Math.max(0, policy.max - (weightedPrevious + current + 1)), resetAtMs });
     },
   };
+}
+
+/**
+ * The first millisecond after `time` at which a request would be let through if none came before:
+ * the weighted count only falls as time passes (the previous window's share shrinks; at the next
+ * window the current count becomes the previous one), so a binary search over the next two windows
+ * finds it. Within two windows both counts have aged out, so the search always ends.
+ */
+function firstAdmission(max: number, windowMs: number, state: { window: number; current: number; previous: number }, time: number): number {
+  const weightedAt = (at: number): number => {
+    const window = Math.floor(at / windowMs);
+    const share = 1 - (at % windowMs) / windowMs;
+    if (window === state.window) return Math.floor(state.previous * share) + state.current;
+    if (window === state.window + 1) return Math.floor(state.current * share);
+    return 0;
+  };
+  let refused = time;
+  let admitted = (state.window + 2) * windowMs;
+  while (admitted - refused > 1) {
+    const middle = Math.floor((refused + admitted) / 2);
+    if (weightedAt(middle) < max) admitted = middle;
+    else refused = middle;
+  }
+  return admitted;
 }

@@ -3,7 +3,9 @@
  * the caller applies the configured policy and sends no rate-limit headers, since it has no numbers.
  */
 export type RateLimitDecision =
-  | { kind: "allowed" | "limited"; limit: number; remaining: number; resetAtMs: number }
+  | { kind: "allowed"; limit: number; remaining: number; resetAtMs: number }
+  /** `retryAtMs`: when the next request is let through, if none comes before (Retry-After). */
+  | { kind: "limited"; limit: number; remaining: 0; resetAtMs: number; retryAtMs: number }
   | { kind: "unknown"; reason: string };
 
 export interface RateLimiter {

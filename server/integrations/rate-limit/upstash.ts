@@ -13,6 +13,7 @@ export type ScriptRunner = {
  * through ./redis-script-runner. Built once per process so its in-memory block cache is shared.
  */
 export function createRedisRateLimiter(name: string, redis: ScriptRunner, policy: RateLimitPolicy): RateLimiter {
+  const windowMs = policy.windowSeconds * 1000;
   const ratelimit = new Ratelimit({
     // Ratelimit types its client as @upstash/redis, but only ever calls evalsha/eval on it.
     redis: redis as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"],
@@ -41,12 +42,11 @@ export function createRedisRateLimiter(name: string, redis: ScriptRunner, policy
       const result = await ratelimit.limit(identifier);
       // On timeout the library answers success with made-up numbers; we treat it as "no answer".
       if (result.reason === "timeout") return { kind: "unknown", reason: "timeout" };
-      return {
-        kind: result.success ? "allowed" : "limited",
-        limit: result.limit,
-        remaining: Math.max(0, result.remaining),
-        resetAtMs: result.reset,
-      };
+      if (result.success) return { kind: "allowed", limit: result.limit, remaining: Math.max(0, result.remaining), resetAtMs: result.reset };
+      // The library does not say how many requests each window holds, so this is the latest the next
+      // request can be refused: the current window at most full (limit), then aged by one request's
+      // share of a window (its script refuses while previous x (1 - elapsed share) + 1 > limit).
+      return { kind: "limited", limit: result.limit, remaining: 0, resetAtMs: result.reset, retryAtMs: result.reset + Math.ceil(windowMs / result.limit) };
     } catch (error) {
       return { kind: "unknown", reason: error instanceof Error ? error.message : "error" };
     }
