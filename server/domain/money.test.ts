@@ -58,6 +58,8 @@ describe("parseDecimalToMinor", () => {
     ["0.00", 0],
     ["0.01", 1],
     ["007.50", 750],
+    ["1.500", 150],
+    ["2.000000", 200],
     ["90071992547409.91", MAX_MINOR],
   ])("parses %s as %d", (value, expected) => {
     expect(parseDecimalToMinor(value, "gbp")).toBe(expected);
@@ -66,6 +68,7 @@ describe("parseDecimalToMinor", () => {
   it.each([
     ["1.005", "more fraction digits than the currency has"],
     ["0.001", "more fraction digits than the currency has"],
+    ["1.0050", "a finer fraction than the currency has, trailing zero or not"],
     ["-1.00", "negative"],
     ["-0", "negative zero"],
     ["+1", "explicit sign"],

@@ -101,14 +101,14 @@ function formatWithIntl(amount: Minor, currency: Currency): string {
 const DECIMAL_PATTERN = /^\d+(\.\d+)?$/;
 
 /**
- * Parses a non-negative decimal string (digits, optional fraction) into minor units. More fraction
- * digits than the currency has are refused rather than rounded: a client asking to pay "1.005"
- * has a bug we should surface, not hide.
+ * Parses a non-negative decimal string (digits, optional fraction) into minor units. A fraction finer
+ * than the currency's minor unit is refused rather than rounded: a client asking to pay "1.005" has a
+ * bug we should surface, not hide. Trailing zeros are only a way of writing: "1.500" is 1.50.
  */
 export function parseDecimalToMinor(value: string, currency: Currency): Minor | undefined {
   if (!DECIMAL_PATTERN.test(value)) return undefined;
   const [, fraction = ""] = value.split(".");
-  if (fraction.length > MINOR_DIGITS[currency]) return undefined;
+  if (fraction.replace(/0+$/, "").length > MINOR_DIGITS[currency]) return undefined;
   const minor = new Big(value).times(10 ** MINOR_DIGITS[currency]);
   if (minor.gt(MAX_MINOR)) return undefined;
   return minor.toNumber();

@@ -79,7 +79,7 @@ export const cartQuoteProcedures = {
       tags,
       summary: "Set the courier tip of a delivery cart",
       description:
-        "amount: a non-negative decimal string in the cart's currency with at most 2 fraction digits, at most COURIER_TIP_MAX_MINOR minor units (100.00 by default). Sets courierTipTotal and the courier quote's courierTipMinor; the tip is handed to the courier when the quote is accepted at checkout, so no new quote is needed. A cart that is not for delivery answers 409 RESOURCE_CONFLICT.",
+        "amount: a non-negative decimal string in the cart's currency with at most 2 fraction digits (trailing zeros aside: \"1.500\" is 1.50), at most COURIER_TIP_MAX_MINOR minor units (100.00 by default). Sets courierTipTotal and the courier quote's courierTipMinor; the tip is handed to the courier when the quote is accepted at checkout, so no new quote is needed. A cart that is not for delivery answers 409 RESOURCE_CONFLICT.",
     }),
     { input: z.strictObject({ ...cartPath, amount: clientAmount.meta({ description: "At most COURIER_TIP_MAX_MINOR minor units (100.00 by default); above it: 400 naming `amount`." }) }), output: cartSchema },
     ({ ctx, input }) => delivery.setCourierTip(ctx, input, input.amount),

@@ -231,9 +231,13 @@ export const addItemBodySchema = {
 /**
  * Client-named amounts: a decimal string in the cart's currency with at most 2 fraction digits (every
  * supported currency has 2 minor digits) and at most 13 integer digits, so that no amount a client
- * can send is past 2^53 - 1 minor units before its policy bound is even checked.
+ * can send is past 2^53 - 1 minor units before its policy bound is even checked. Trailing zeros do
+ * not count: the spec's format is digits with an optional fraction, and "1.500" is exactly 1.50.
  */
-export const clientAmount = z.string().max(16).regex(/^\d{1,13}(\.\d{1,2})?$/, "must be a non-negative decimal with at most 13 integer and 2 fraction digits");
+export const clientAmount = z
+  .string()
+  .max(32)
+  .regex(/^\d{1,13}(\.\d{1,2}0*)?$/, "must be a non-negative decimal with at most 13 integer digits and 2 fraction digits (trailing zeros aside)");
 
 /** A rate from 0 to 1 with at most 6 fraction digits, as the location's rates are written. */
 export const clientRate = z.string().max(8).regex(/^(0(\.\d{1,6})?|1(\.0{1,6})?)$/, "must be a decimal from 0 to 1 with at most 6 fraction digits");
@@ -246,7 +250,7 @@ export const gratuityBodySchema = z
     }),
     amount: clientAmount.optional().meta({
       description:
-        'A fixed amount in the cart\'s currency (e.g. "5.00"), where the location allows custom amounts: at most 2 fraction digits, and at most `maxRate` x `subTotalWithoutDiscount` of the cart (so 0 on an empty cart); above it: 400 naming `amount`. The waiter tip is capped by the same rule whenever the cart is priced, so removing lines later lowers it with them.',
+        'A fixed amount in the cart\'s currency (e.g. "5.00"), where the location allows custom amounts: at most 2 fraction digits (trailing zeros aside), and at most `maxRate` x `subTotalWithoutDiscount` of the cart (so 0 on an empty cart); above it: 400 naming `amount`. The waiter tip is capped by the same rule whenever the cart is priced, so removing lines later lowers it with them.',
     }),
   })
   .superRefine((body, issues) => {

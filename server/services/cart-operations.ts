@@ -145,7 +145,7 @@ export function setGratuity(ctx: CartMutationContext, ids: CartIds, input: Gratu
     if (!policy.allowCustomAmount) throw validationError("This location accepts gratuity as a rate only", [{ path: "amount", message: "custom amounts not accepted" }]);
     const amountMinor = parseDecimalToMinor(input.amount, cart.currency);
     if (amountMinor === undefined) {
-      throw validationError("amount must be a non-negative decimal with at most 2 fraction digits", [{ path: "amount", message: "invalid amount" }]);
+      throw validationError("amount must be a non-negative decimal with at most 2 fraction digits (trailing zeros aside)", [{ path: "amount", message: "invalid amount" }]);
     }
     const maxMinor = applyRate(cart.priced.subTotalWithoutDiscount, policy.maxRate);
     if (amountMinor > maxMinor) {

@@ -118,7 +118,7 @@ export function setCourierTip(ctx: CartMutationContext, ids: CartIds, amount: st
     requireDeliveryCart(cart);
     const tipMinor = parseDecimalToMinor(amount, cart.currency);
     if (tipMinor === undefined) {
-      throw validationError("amount must be a non-negative decimal with at most 2 fraction digits", [{ path: "amount", message: "invalid amount" }]);
+      throw validationError("amount must be a non-negative decimal with at most 2 fraction digits (trailing zeros aside)", [{ path: "amount", message: "invalid amount" }]);
     }
     const max = ctx.deps.env.COURIER_TIP_MAX_MINOR;
     if (tipMinor > max) {

@@ -241,12 +241,20 @@ describe("PUT courier-tip", () => {
 
   it("refuses negative, over-precise, malformed and too large amounts", async () => {
     const cart = await deliveryCart();
-    for (const amount of ["-1", "1.005", "abc", "", "100.01", 3]) {
+    for (const amount of ["-1", "1.005", "1.0050", "abc", "", "100.01", "100.0100", 3]) {
       const response = await mutate(app, cart, "PUT", "/courier-tip", { amount });
       expect(response.status, String(amount)).toBe(400);
       expect(JSON.stringify(response.body)).toMatch(/amount/);
     }
     expect((await mutate(app, cart, "PUT", "/courier-tip", { amount: "100.00" })).status).toBe(200);
+  });
+
+  it("takes any number of trailing fraction zeros, as the spec's format allows: \"1.500\" is 1.50", async () => {
+    const cart = await deliveryCart();
+    const response = await mutate(app, cart, "PUT", "/courier-tip", { amount: "1.500" });
+    expect(response.status, response.text).toBe(200);
+    expect(response.body).toMatchObject({ courierTipTotal: "1.50" });
+    expect((await mutate(app, cart, "PUT", "/courier-tip", { amount: "100.000000" })).status).toBe(200);
   });
 });
 
