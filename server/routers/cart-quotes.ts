@@ -38,7 +38,8 @@ const setDeliveryInput = z.strictObject({
 const validateInput = z
   .strictObject({
     ...cartPath,
-    accept: z.boolean().optional().meta({ description: "true: accept the cart's current changes and quote (needs quoteFingerprint)." }),
+    // Piped like every JSON number and boolean (schemas/common.ts): the REST adapter would read "false" as true.
+    accept: z.boolean().pipe(z.boolean()).optional().meta({ description: "true: accept the cart's current changes and quote (needs quoteFingerprint)." }),
     quoteFingerprint: z
       .string()
       .regex(/^[0-9a-f]{64}$/)

@@ -117,6 +117,15 @@ describe("a menu change between add-item and checkout", () => {
     expect(stale.response.body).toMatchObject({ code: "REQUOTE_REQUIRED", details: { currentQuoteFingerprint: checked.body.quoteFingerprint } });
     expect((await read(cart)).body.revision).toBe(checked.body.revision);
 
+    // `accept` is a JSON boolean: "false", "true", 1 are 400 (the REST adapter once read "false" as true), and accept nothing.
+    for (const accept of ["false", "true", 1]) {
+      const coerced = await validate(cart, { accept, quoteFingerprint: checked.body.quoteFingerprint });
+      expect(coerced.response.status, `${JSON.stringify(accept)}: ${coerced.response.text}`).toBe(400);
+      expect(coerced.response.body).toMatchObject({ code: "VALIDATION_ERROR" });
+    }
+    expect(await blockers(cart)).toEqual(["CHANGES_NOT_ACKNOWLEDGED"]);
+    expect((await read(cart)).body.revision).toBe(checked.body.revision);
+
     const accepted = await validate(cart, { accept: true, quoteFingerprint: checked.body.quoteFingerprint });
     expect(accepted.response.status, accepted.response.text).toBe(200);
     expect(accepted.body.quoteFingerprint).toBe(checked.body.quoteFingerprint);
