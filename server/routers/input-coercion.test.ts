@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { z } from "zod";
 import { appRouter } from ".";
 import type { StorefrontMeta } from "../trpc/init";
 
@@ -25,7 +24,7 @@ function unwrapped(schema: Schema): Schema {
 }
 
 function reachable(schema: Schema, at: string): string[] {
-  return Object.entries((schema as unknown as z.ZodObject).shape).flatMap(([name, member]) => {
+  return Object.entries(schema._zod.def.shape ?? {}).flatMap(([name, member]) => {
     const inner = unwrapped(member);
     if (coercible.has(inner._zod.def.type)) return [`${at}.${name} (${inner._zod.def.type})`];
     return inner._zod.def.type === "object" ? reachable(inner, `${at}.${name}`) : [];
