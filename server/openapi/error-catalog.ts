@@ -110,7 +110,7 @@ export const errorEnvelopeSchema = z
     message: z.string().min(1).meta({ description: "Human-readable explanation. Show or log it; do not parse it." }),
     requestId: z.string().min(8).meta({ description: "Opaque id of this request, the same as the X-Request-Id header." }),
     details: z.record(z.string(), z.unknown()).optional().meta({
-      description: "Optional structured detail, e.g. `fields` (a list of `{path, message}`) on VALIDATION_ERROR, or `limit` and `resetAt` on RATE_LIMITED.",
+      description: "Optional structured detail, e.g. `fields` (a list of `{path, message}`) on VALIDATION_ERROR, or `limit`, `resetAt` (the window's end) and, for the per-address limit, `retryAt` (when a request will be let through, as `Retry-After`) on RATE_LIMITED.",
     }),
   })
   .meta({ description: "The one error body of the service. It is closed: no other properties appear. `requestId` equals the X-Request-Id response header." });

@@ -150,7 +150,7 @@ export const transportResponseHeaders = z.object({
   "X-Request-Id": requestIdHeader,
   "X-RateLimit-Limit": rateLimitHeader("RateLimitLimit", 1, "Requests allowed per window for this client address (200 per 10 minutes)."),
   "X-RateLimit-Remaining": rateLimitHeader("RateLimitRemaining", 0, "Requests left in the current window."),
-  "X-RateLimit-Reset": rateLimitHeader("RateLimitReset", 0, "When the current window ends, as a Unix timestamp in epoch seconds. The window is sliding: its requests then count, at a weight falling to none over the next window, so the whole limit is back one window later. After a 429, `Retry-After` says when the next request is let through."),
+  "X-RateLimit-Reset": rateLimitHeader("RateLimitReset", 0, "When the current window ends, as a Unix timestamp in epoch seconds. The window is sliding: its requests then count, at a weight falling to none over the next window, so the whole limit is back one window later. After a 429, `Retry-After` says when a request will be let through."),
 });
 
 /** On the success of every write that takes an Idempotency-Key. */

@@ -4,7 +4,7 @@
  */
 export type RateLimitDecision =
   | { kind: "allowed"; limit: number; remaining: number; resetAtMs: number }
-  /** `retryAtMs`: when the next request is let through, if none comes before (Retry-After). */
+  /** `retryAtMs` (Retry-After): a time by which the next request is let through, if none comes before; the first such time where the limiter knows it (in-process). */
   | { kind: "limited"; limit: number; remaining: 0; resetAtMs: number; retryAtMs: number }
   | { kind: "unknown"; reason: string };
 

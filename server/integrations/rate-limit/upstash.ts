@@ -13,7 +13,6 @@ export type ScriptRunner = {
  * through ./redis-script-runner. Built once per process so its in-memory block cache is shared.
  */
 export function createRedisRateLimiter(name: string, redis: ScriptRunner, policy: RateLimitPolicy): RateLimiter {
-  const windowMs = policy.windowSeconds * 1000;
   const ratelimit = new Ratelimit({
     // Ratelimit types its client as @upstash/redis, but only ever calls evalsha/eval on it.
     redis: redis as unknown as ConstructorParameters<typeof Ratelimit>[0]["redis"],
@@ -43,10 +42,12 @@ export function createRedisRateLimiter(name: string, redis: ScriptRunner, policy
       // On timeout the library answers success with made-up numbers; we treat it as "no answer".
       if (result.reason === "timeout") return { kind: "unknown", reason: "timeout" };
       if (result.success) return { kind: "allowed", limit: result.limit, remaining: Math.max(0, result.remaining), resetAtMs: result.reset };
-      // The library does not say how many requests each window holds, so this is the latest the next
-      // request can be refused: the current window at most full (limit), then aged by one request's
-      // share of a window (its script refuses while previous x (1 - elapsed share) + 1 > limit).
-      return { kind: "limited", limit: result.limit, remaining: 0, resetAtMs: result.reset, retryAtMs: result.reset + Math.ceil(windowMs / result.limit) };
+      // The library does not say how many requests each window holds, so this is the latest time the
+      // next request can be refused, not the first it is let through: its script refuses while
+      // floor(previous x (1 - elapsed share)) + current >= limit and counts only what it lets through,
+      // so the current window ends holding at most `limit`, and a millisecond into the next one its
+      // weight rounds below it.
+      return { kind: "limited", limit: result.limit, remaining: 0, resetAtMs: result.reset, retryAtMs: result.reset + 1 };
     } catch (error) {
       return { kind: "unknown", reason: error instanceof Error ? error.message : "error" };
     }
