@@ -22,12 +22,13 @@ export function representationHeaders(request: Request, body: string, procedureH
 }
 
 /**
- * 304 when If-None-Match already holds the representation's ETag, or is `*` (any current
- * representation, RFC 9110 §13.1.2), else the representation.
+ * A read's answer. For a conditional read (RestMatch.conditional), 304 when If-None-Match already
+ * holds the representation's ETag, or is `*` (any current representation, RFC 9110 §13.1.2); else,
+ * and always for a read whose ETag is a revision, the representation.
  */
-export function conditionalResponse(request: Request, body: string, headers: Record<string, string>): Response {
+export function readResponse(request: Request, body: string, headers: Record<string, string>, conditional: boolean): Response {
   const etag = headers.etag ?? "";
-  const ifNoneMatch = request.headers.get("if-none-match");
+  const ifNoneMatch = conditional ? request.headers.get("if-none-match") : null;
   if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""))) {
     return new Response(null, { status: 304, headers });
   }

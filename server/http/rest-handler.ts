@@ -4,7 +4,7 @@ import { toAppError } from "../errors-map";
 import { createRequestContext } from "../app/request-context";
 import { logRequest } from "./access-log";
 import { clientIp } from "./client-ip";
-import { conditionalResponse, publicReadKey, representationHeaders, withoutBody } from "./conditional-get";
+import { publicReadKey, readResponse, representationHeaders, withoutBody } from "./conditional-get";
 import { corsAllowlist, corsHeaders, isAllowedOrigin, preflightHeaders } from "./cors";
 import { refuseCredentialsInQuery } from "./credential-query";
 import { depsOrErrorResponse, errorResponse } from "./error-response";
@@ -54,7 +54,7 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
       const cacheKey = publicReadKey(request, url);
       if (cacheKey !== undefined && !requestsRevalidation(request.headers)) {
         const cached = deps.responseCache.get(cacheKey);
-        if (cached) return conditionalResponse(request, cached.body, { ...cached.headers, ...baseHeaders });
+        if (cached) return readResponse(request, cached.body, { ...cached.headers, ...baseHeaders }, route.conditional);
       }
       const body = await readRestBody(request, deps.env.MAX_BODY_BYTES);
       refusePathMembers(body, route.pathParameters);
@@ -68,8 +68,7 @@ export function createRestHandler(getDeps: () => Promise<AppDeps>) {
       }
       const representation = { body: result.body ?? "", headers: representationHeaders(request, result.body ?? "", result.headers) };
       if (cacheKey !== undefined && representation.headers["cache-control"]?.startsWith("public")) deps.responseCache.set(cacheKey, representation);
-      const headers = { ...representation.headers, ...baseHeaders };
-      return route.conditional ? conditionalResponse(request, representation.body, headers) : new Response(representation.body, { status: 200, headers });
+      return readResponse(request, representation.body, { ...representation.headers, ...baseHeaders }, route.conditional);
     } catch (error) {
       return errorResponse(toAppError(error), requestId, baseHeaders);
     }
