@@ -133,6 +133,16 @@ describe("memory limiter", () => {
     }
   });
 
+  it("keeps its counts when the wall clock steps back across a window's start", async () => {
+    const clock = { now: windowStart + 60_005 };
+    const limiter = createMemoryRateLimiter(policy, () => clock.now);
+    expect((await checks(limiter, "ip:a", 4)).map((decision) => decision.kind)).toEqual(["allowed", "allowed", "allowed", "limited"]);
+    clock.now = windowStart + 59_990;
+    expect((await checks(limiter, "ip:a", 3)).map((decision) => decision.kind)).toEqual(["limited", "limited", "limited"]);
+    clock.now = windowStart + 60_010;
+    expect((await limiter.check("ip:a")).kind).toBe("limited");
+  });
+
   it("counts identifiers independently", async () => {
     const clock = { now: windowStart };
     const limiter = createMemoryRateLimiter(policy, () => clock.now);

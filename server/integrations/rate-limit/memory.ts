@@ -12,11 +12,15 @@ export function createMemoryRateLimiter(policy: RateLimitPolicy, now: () => numb
   const windowMs = policy.windowSeconds * 1000;
   const counts = new Map<string, { window: number; current: number; previous: number }>();
   let lastSweep = now();
+  // The clock as the limiter reads it never goes back: a wall clock stepped back across a window's
+  // start would otherwise find every count in a "later" window and start them all over.
+  let latest = lastSweep;
 
   return {
     name: "memory",
     check(identifier: string): Promise<RateLimitDecision> {
-      const time = now();
+      const time = Math.max(now(), latest);
+      latest = time;
       const window = Math.floor(time / windowMs);
       if (time - lastSweep > windowMs) {
         for (const [key, entry] of counts) if (entry.window < window - 1) counts.delete(key);
