@@ -5,7 +5,7 @@
  */
 /** Read by scripts/serve.mjs (same process, by this Symbol.for name): "ready" or "failed" once register() is done. */
 const STARTUP = Symbol.for("storefront-ordering-service.startup");
-/** The REST handler, for scripts/serve.mjs to mount on its own server beside Next's route (same process). */
+/** The REST handler, answering plain data (server/http/rest-answer.ts), for scripts/serve.mjs to mount on its own server beside Next's route (same process). */
 const REST_HANDLER = Symbol.for("storefront-ordering-service.rest-handler");
 
 export async function register(): Promise<void> {
@@ -22,8 +22,8 @@ export async function register(): Promise<void> {
       logger.warn("CLIENT_IP_SOURCE resolves to socket but scripts/serve.mjs is not in front (use `npm start`, or CLIENT_IP_SOURCE=forwarded behind a proxy): every client shares one rate-limit bucket");
     }
     logger.info({ database: deps.database.kind, rateLimiter: deps.rateLimiter.name, payments: deps.payments.name }, "dependencies ready");
-    const { createRestHandler } = await import("./server/http/rest-handler");
-    (globalThis as Record<symbol, unknown>)[REST_HANDLER] = createRestHandler(getAppDeps);
+    const { createRestAnswerer } = await import("./server/http/rest-handler");
+    (globalThis as Record<symbol, unknown>)[REST_HANDLER] = createRestAnswerer(getAppDeps);
     (globalThis as Record<symbol, unknown>)[STARTUP] = "ready";
   } catch (error) {
     // Configuration errors (e.g. PGlite on Vercel) must stop the deployment at start-up. Next.js

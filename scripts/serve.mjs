@@ -106,7 +106,7 @@ async function serveRest(req, res) {
   res.once("close", () => {
     if (!res.writableFinished) controller.abort();
   });
-  let response;
+  let answer;
   try {
     // fetch's Request refuses to carry TRACE, TRACK and CONNECT; the handler still has to answer them (405).
     const forbidden = FETCH_FORBIDDEN_METHODS.has(req.method);
@@ -117,18 +117,19 @@ async function serveRest(req, res) {
       duplex: hasBody && !forbidden ? "half" : undefined,
       signal: controller.signal,
     });
-    response = await globalThis[REST_HANDLER](forbidden ? withMethod(request, req.method) : request);
+    // The handler answers plain data (server/http/rest-answer.ts): headers as a fetch Response lists them.
+    answer = await globalThis[REST_HANDLER](forbidden ? withMethod(request, req.method) : request);
   } catch (error) {
     // Only a request the fetch API cannot represent (a request target no URL can hold) gets here; the handler answers everything else itself.
-    const answer = error instanceof TypeError ? envelope(400, "VALIDATION_ERROR", "The request cannot be read") : envelope(500, "INTERNAL_ERROR", "An unexpected error occurred. Quote the request id when reporting it.");
-    if (answer.status === 500) console.error(JSON.stringify({ level: 50, msg: "REST mount failed", requestId: answer.headers["x-request-id"], err: String(error) }));
-    res.writeHead(answer.status, answer.headers).end(req.method === "HEAD" ? undefined : answer.body);
+    const failure = error instanceof TypeError ? envelope(400, "VALIDATION_ERROR", "The request cannot be read") : envelope(500, "INTERNAL_ERROR", "An unexpected error occurred. Quote the request id when reporting it.");
+    if (failure.status === 500) console.error(JSON.stringify({ level: 50, msg: "REST mount failed", requestId: failure.headers["x-request-id"], err: String(error) }));
+    res.writeHead(failure.status, failure.headers).end(req.method === "HEAD" ? undefined : failure.body);
     return;
   }
-  res.statusCode = response.status;
-  response.headers.forEach((value, name) => res.setHeader(name, value));
-  res.setHeader("vary", varyAsNext(response.headers.get("vary")));
-  res.end(response.body && req.method !== "HEAD" ? Buffer.from(await response.arrayBuffer()) : undefined);
+  res.statusCode = answer.status;
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.setHeader("vary", varyAsNext(answer.headers.vary));
+  res.end(answer.body !== null && req.method !== "HEAD" ? answer.body : undefined);
 }
 
 const server = createServer((req, res) => {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { presentedPrincipal } from "./access-log";
 import { requestOrigin } from "./request-origin";
+import { restAnswer, type RestAnswer } from "./rest-answer";
 
 /** A GET (or HEAD) without credentials may be answered from (and stored in) the response cache; the key names the representation. */
 export function publicReadKey(request: Request, url: URL): string | undefined {
@@ -26,18 +27,11 @@ export function representationHeaders(request: Request, body: string, procedureH
  * holds the representation's ETag, or is `*` (any current representation, RFC 9110 §13.1.2); else,
  * and always for a read whose ETag is a revision, the representation.
  */
-export function readResponse(request: Request, body: string, headers: Record<string, string>, conditional: boolean): Response {
+export function readAnswer(request: Request, body: string, headers: Record<string, string>, conditional: boolean): RestAnswer {
   const etag = headers.etag ?? "";
   const ifNoneMatch = conditional ? request.headers.get("if-none-match") : null;
   if (ifNoneMatch && ifNoneMatch.split(",").some((tag) => tag.trim() === "*" || tag.trim().replace(/^W\//, "") === etag.replace(/^W\//, ""))) {
-    return new Response(null, { status: 304, headers });
+    return restAnswer(304, headers, null);
   }
-  return new Response(body, { status: 200, headers });
-}
-
-/** A HEAD answer: the GET answer's status and headers, its length, and no body (RFC 9110 §9.3.2). */
-export async function withoutBody(response: Response): Promise<Response> {
-  const headers = new Headers(response.headers);
-  if (response.body !== null && !headers.has("content-length")) headers.set("content-length", String((await response.arrayBuffer()).byteLength));
-  return new Response(null, { status: response.status, headers });
+  return restAnswer(200, headers, body);
 }

@@ -36,8 +36,8 @@ export function createProcedureRunner() {
   });
 
   return async function runProcedure(request: Request, route: RestMatch, path: string, body: unknown, context: RequestContext): Promise<ProcedureOutcome> {
-    const headers = new Headers(request.headers);
-    headers.set("content-type", "application/json");
+    // The adapter reads one header, content-type, to accept the body it is handed (already read and parsed).
+    const headers = { get: (name: string) => (name.toLowerCase() === "content-type" ? "application/json" : request.headers.get(name)) };
     const proxied = new Proxy(request, {
       get(target, property) {
         if (property === "url") return path;

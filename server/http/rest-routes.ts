@@ -29,6 +29,18 @@ export type RestMatch = {
 };
 
 let routes: Route[] | undefined;
+/** The routes of each path length, literals first (`/products/popular` before `/products/{productId}`): looked up per request. */
+let bySegmentCount: Map<number, Route[]> | undefined;
+
+function routesOfLength(count: number): readonly Route[] {
+  if (!bySegmentCount) {
+    const index = new Map<number, Route[]>();
+    for (const route of table()) index.set(route.segments.length, [...(index.get(route.segments.length) ?? []), route]);
+    for (const list of index.values()) list.sort((a, b) => literalCount(b) - literalCount(a));
+    bySegmentCount = index;
+  }
+  return bySegmentCount.get(count) ?? [];
+}
 
 function table(): Route[] {
   if (!routes) {
@@ -63,7 +75,13 @@ function decodeSegments(pathname: string): string[] {
 const literalCount = (route: Route) => route.segments.filter((part) => "literal" in part).length;
 
 function matches(route: Route, segments: readonly string[]): boolean {
-  return route.segments.length === segments.length && route.segments.every((part, index) => ("literal" in part ? part.literal === segments[index] : (segments[index] ?? "") !== ""));
+  if (route.segments.length !== segments.length) return false;
+  for (let index = 0; index < segments.length; index++) {
+    const part = route.segments[index];
+    const segment = segments[index] ?? "";
+    if (part === undefined || ("literal" in part ? part.literal !== segment : segment === "")) return false;
+  }
+  return true;
 }
 
 /**
@@ -92,7 +110,7 @@ export function allowedMethods(pathname: string): string[] {
   } catch {
     return [];
   }
-  const methods = new Set(table().filter((route) => matches(route, segments)).map((route) => route.method));
+  const methods = new Set(routesOfLength(segments.length).filter((route) => matches(route, segments)).map((route) => route.method));
   if (methods.size === 0) return [];
   if (methods.has("GET")) methods.add("HEAD");
   methods.add("OPTIONS");
@@ -103,11 +121,11 @@ export function allowedMethods(pathname: string): string[] {
 export function matchRestRoute(method: string, pathname: string): RestMatch {
   const segments = decodeSegments(pathname);
   const lookup = method === "HEAD" ? "GET" : method;
-  const candidates = table().filter((route) => matches(route, segments));
-  // A literal beats a parameter: `/products/popular` is not the product "popular".
-  const route = candidates.filter((candidate) => candidate.method === lookup).sort((a, b) => literalCount(b) - literalCount(a))[0];
+  const sameLength = routesOfLength(segments.length);
+  // A literal beats a parameter: `/products/popular` is not the product "popular" (routesOfLength's order).
+  const route = sameLength.find((candidate) => candidate.method === lookup && matches(candidate, segments));
   if (!route) {
-    if (candidates.length > 0) {
+    if (sameLength.some((candidate) => matches(candidate, segments))) {
       const allow = allowedMethods(pathname);
       throw new AppError("METHOD_NOT_ALLOWED", `${method.slice(0, 16)} is not allowed here; this path answers ${allow.join(", ")}`, { headers: { Allow: allow.join(", ") }, details: { allow } });
     }

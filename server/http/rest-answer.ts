@@ -1,0 +1,39 @@
+/**
+ * A REST answer as plain data: status, headers and the body's text. The REST handler builds one per
+ * request; Next's route turns it into a fetch Response (`toResponse`), and `npm start`'s own mount
+ * (scripts/serve.mjs) writes it to the socket as it is, without a Response's body stream built and
+ * read back for every request.
+ *
+ * Its headers are as a fetch Response would carry them, so both mounts send the same: names
+ * lower-cased, values of one name spelled two ways joined with ", ", names in sorted order.
+ */
+export type RestAnswer = { status: number; headers: Record<string, string>; body: string | null };
+
+/** The headers a fetch `Headers` built from `init` would list (Fetch standard: sort and combine). */
+export function answerHeaders(init: Record<string, string>): Record<string, string> {
+  const merged = new Map<string, string>();
+  for (const [name, value] of Object.entries(init)) {
+    const key = name.toLowerCase();
+    // Headers normalises a value by stripping leading and trailing HTTP whitespace.
+    const normalised = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+    const previous = merged.get(key);
+    merged.set(key, previous === undefined ? normalised : `${previous}, ${normalised}`);
+  }
+  const headers: Record<string, string> = {};
+  for (const key of [...merged.keys()].sort()) headers[key] = merged.get(key) ?? "";
+  return headers;
+}
+
+export function restAnswer(status: number, headers: Record<string, string>, body: string | null): RestAnswer {
+  return { status, headers: answerHeaders(headers), body };
+}
+
+export function toResponse(answer: RestAnswer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/** A HEAD answer: the GET answer's status and headers, its length, and no body (RFC 9110 §9.3.2). */
+export function withoutBody(answer: RestAnswer): RestAnswer {
+  if (answer.body === null || answer.headers["content-length"] !== undefined) return { ...answer, body: null };
+  return { status: answer.status, headers: answerHeaders({ ...answer.headers, "content-length": String(Buffer.byteLength(answer.body)) }), body: null };
+}
