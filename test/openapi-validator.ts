@@ -2,6 +2,7 @@ import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020"
 import addFormats from "ajv-formats";
 import type { OpenAPIObject } from "trpc-to-openapi";
 import { buildOpenApiDocument } from "../server/openapi/document";
+import { errorCodesByStatus } from "../server/openapi/error-catalog";
 
 /**
  * Checks real responses against the OpenAPI document the service publishes, so the document
@@ -155,7 +156,10 @@ export class OpenApiResponseValidator {
     const otherMethods = documentMethods.filter((candidate) => this.findOperation(candidate, observed.path) !== undefined);
     const expected = otherMethods.length > 0 ? [405] : [404, 400];
     if (!expected.includes(observed.status)) return [`no documented operation matches this method and path, so the answer must be ${expected.join(" or ")}, got ${observed.status}`];
-    const problems = this.responseProblems(undefined, observed, { content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } } });
+    const problems = this.responseProblems(undefined, observed, {
+      content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } },
+      "x-error-codes": errorCodesByStatus().get(observed.status) ?? [],
+    });
     if (observed.status === 405) {
       const allow = (observed.headers.get("allow") ?? "").split(",").map((name) => name.trim().toLowerCase());
       for (const candidate of otherMethods) if (!allow.includes(candidate)) problems.push(`Allow "${observed.headers.get("allow") ?? ""}" does not list ${candidate.toUpperCase()}`);
@@ -215,10 +219,13 @@ export class OpenApiResponseValidator {
     }
     const validate = this.schemaValidator(media.schema, `${operation?.operationId ?? "unrouted"} ${observed.status}`);
     if (!validate(body)) problems.push(`body does not match the schema: ${describeErrors(validate.errors)}`);
-    // The envelope's requestId is documented as equal to the header.
+    // The envelope's requestId is documented as equal to the header, and its code as one of the response's `x-error-codes`.
     if (isObject(media.schema) && media.schema.$ref === "#/components/schemas/ErrorEnvelope" && isObject(body)) {
       const header = observed.headers.get("x-request-id");
       if (body.requestId !== header) problems.push(`envelope requestId ${String(body.requestId)} differs from X-Request-Id ${String(header)}`);
+      const codes = response["x-error-codes"];
+      if (!Array.isArray(codes)) problems.push(`the documented ${observed.status} response lists no x-error-codes`);
+      else if (!codes.includes(body.code)) problems.push(`code ${String(body.code)} is not one this operation documents at ${observed.status} (${codes.join(", ")})`);
     }
     return problems;
   }

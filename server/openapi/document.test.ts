@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { codeToStatus, errorCodes } from "../errors";
+import { codeToStatus, errorCodes, type ErrorCode } from "../errors";
 import { appRouter } from "../routers";
 import { cartWriteHeaders } from "../schemas/common";
 import type { StorefrontMeta } from "../trpc/init";
@@ -9,7 +9,7 @@ import type { Operation } from "./post-process";
 
 type Json = Record<string, unknown>;
 type Meta = NonNullable<StorefrontMeta["openapi"]>;
-type Route = { name: string; method: string; path: string; openapi: Meta; successStatus: number | undefined };
+type Route = { name: string; method: string; path: string; openapi: Meta; successStatus: number | undefined; kind: StorefrontMeta["kind"] };
 
 const document = buildOpenApiDocument();
 
@@ -22,7 +22,7 @@ const routes: Route[] = Object.entries(procedures).flatMap(
   ([name, procedure]) => {
     const meta = procedure._def.meta;
     if (!meta?.openapi || meta.openapi.enabled === false) return [];
-    return [{ name, method: meta.openapi.method.toLowerCase(), path: meta.openapi.path, openapi: meta.openapi, successStatus: meta.successStatus }];
+    return [{ name, method: meta.openapi.method.toLowerCase(), path: meta.openapi.path, openapi: meta.openapi, successStatus: meta.successStatus, kind: meta.kind }];
   },
 );
 
@@ -135,6 +135,35 @@ describe("OpenAPI document", () => {
     }
     expect(resolve(responses.Error429).headers).toHaveProperty("Retry-After");
     expect(resolve(responses.Error503).headers).toHaveProperty("Retry-After");
+  });
+
+  it("lists each operation's own codes at each error status, from its kind and its declared conflicts", () => {
+    const codesAt = (route: Route, status: number) => {
+      const codes = (resolve(responsesOf(operationOf(route))[String(status)]) as { "x-error-codes"?: unknown })["x-error-codes"];
+      expect(Array.isArray(codes), `${route.name} ${status}`).toBe(true);
+      return codes as string[];
+    };
+    for (const route of routes) {
+      const kind = route.kind;
+      for (const [status, response] of Object.entries(responsesOf(operationOf(route)))) {
+        if (Number(status) < 400) continue;
+        const codes = codesAt(route, Number(status));
+        expect(codes.length, `${route.name} ${status}`).toBeGreaterThan(0);
+        for (const code of codes) expect(codeToStatus[code as ErrorCode], `${route.name} ${code}`).toBe(Number(status));
+        // What each code means is in the text beside it.
+        for (const code of codes) expect(resolve(response).description, `${route.name} ${code}`).toContain(code);
+        if (Number(status) !== 409) continue;
+        const idempotent = kind !== "anonymousRead" && kind !== "cartRead" && kind !== "receiptRead" && kind !== "customerRead";
+        expect(codes.includes("IDEMPOTENCY_KEY_REUSED"), route.name).toBe(idempotent);
+        expect(codes.includes("CART_CONFLICT"), route.name).toBe(kind === "cartMutation");
+        expect(codes.includes("CART_IMMUTABLE"), route.name).toBe(kind === "cartMutation" || route.name === "checkout.payments");
+      }
+    }
+    const byName = (name: string) => routes.find((route) => route.name === name) ?? expect.unreachable(name);
+    expect(codesAt(byName("customer.login"), 409)).toEqual(["IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_IN_PROGRESS"]);
+    expect(codesAt(byName("carts.addItem"), 409)).toEqual(["CART_CONFLICT", "CART_IMMUTABLE", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_IN_PROGRESS"]);
+    expect(codesAt(byName("carts.get"), 400)).toEqual(["VALIDATION_ERROR"]);
+    expect(codesAt(byName("carts.addItem"), 400)).toEqual(["VALIDATION_ERROR", "IDEMPOTENCY_KEY_REQUIRED"]);
   });
 
   it("requires Idempotency-Key and If-Match on cart mutations, with either credential header optional", () => {

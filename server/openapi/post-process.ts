@@ -44,6 +44,8 @@ export type OperationFacts = {
   successStatus: number;
   /** A GET that answers If-None-Match with 304 (StorefrontMeta.revisionTagged: not the cart read). */
   conditional: boolean;
+  /** The codes it can answer (StorefrontMeta.errorCodes), each at its status. */
+  errorCodes: readonly ErrorCode[];
 };
 
 export function normalizePath(path: string): string {
@@ -61,7 +63,10 @@ const transportHeaderRefs: Record<string, Reference> = Object.fromEntries(
   Object.entries(transportResponseHeaders.shape).map(([name, schema]) => [name, headerRef(schema.meta()?.header?.id ?? name)]),
 );
 
-/** One shared error response: the envelope, the codes this status can carry and a sample of each. */
+/**
+ * An error response: the envelope, the codes it can carry (in the text, as examples, and as the
+ * list `x-error-codes`, which the test harness holds every answer to) and a sample of each.
+ */
 export function errorResponse(status: number, codes: readonly ErrorCode[]): Response {
   const { title, note, retryAfter } = errorStatuses[status] ?? { title: `HTTP ${status}` };
   const lines = [
@@ -80,7 +85,19 @@ export function errorResponse(status: number, codes: readonly ErrorCode[]): Resp
       ...(retryAfter ? { "Retry-After": headerRef("ErrorRetryAfter" satisfies keyof typeof errorHeaders) } : {}),
     },
     content: { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" }, ...(codes.length > 0 ? { examples } : {}) } },
+    "x-error-codes": [...codes],
   };
+}
+
+/**
+ * An operation's error response at one status: the shared one when the operation can answer every
+ * code of that status, else its own, listing only its codes (a login cannot answer CART_CONFLICT).
+ */
+function operationErrorResponse(status: number, facts: OperationFacts): ResponseOrRef {
+  const all = errorCodesByStatus().get(status) ?? [];
+  const own = facts.errorCodes.filter((code) => all.includes(code));
+  if (own.length === 0) throw new Error(`${facts.method.toUpperCase()} ${facts.path}: documents ${status} but declares none of its codes`);
+  return own.length === all.length ? { $ref: `#/components/responses/${errorResponseKey(status)}` } : errorResponse(status, own);
 }
 
 /** trpc-to-openapi re-wraps an optional query parameter, dropping its `param` meta: its description is its schema's. */
@@ -115,7 +132,7 @@ export function documentOperation(operation: Operation, facts: OperationFacts): 
     responses: {
       [String(facts.successStatus)]: success,
       ...(facts.conditional ? { "304": notModified } : {}),
-      ...Object.fromEntries(errors.map((status) => [status, { $ref: `#/components/responses/${errorResponseKey(Number(status))}` }])),
+      ...Object.fromEntries(errors.map((status) => [status, operationErrorResponse(Number(status), facts)])),
     },
   };
 }

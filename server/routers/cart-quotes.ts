@@ -65,7 +65,7 @@ export const cartQuoteProcedures = {
         "The courier is asked for a quote before anything is stored. An address the courier refuses (beyond the delivery radius, undeliverable) answers 400 VALIDATION_ERROR with `details.reason` and leaves the cart unchanged; a courier that is down or slower than COURIER_TIMEOUT_MS answers 503 DEPENDENCY_UNAVAILABLE.",
         "The response carries deliveryInfo and deliveryQuote; the courier fee and tax are part of fulfillmentMethodFeeTotal and taxTotal. The quote is bound to the address, order time and subtotal: when any of them changes later it is flagged (catalogRevalidation, reason QUOTE_EXPIRED) and validate-and-update renews it. quoteExpiresAt never outlives the courier quote (5 minutes).",
       ].join("\n\n"),
-    }),
+    }, ["RESOURCE_CONFLICT"]),
     { input: setDeliveryInput, output: cartSchema },
     ({ ctx, input }) => {
       const { locationId, cartId, ...addressData } = input;
@@ -81,7 +81,7 @@ export const cartQuoteProcedures = {
       summary: "Set the courier tip of a delivery cart",
       description:
         "amount: a non-negative decimal string in the cart's currency with at most 2 fraction digits (trailing zeros aside: \"1.500\" is 1.50), at most COURIER_TIP_MAX_MINOR minor units (100.00 by default). Sets courierTipTotal and the courier quote's courierTipMinor; the tip is handed to the courier when the quote is accepted at checkout, so no new quote is needed. A cart that is not for delivery answers 409 RESOURCE_CONFLICT.",
-    }),
+    }, ["RESOURCE_CONFLICT"]),
     { input: z.strictObject({ ...cartPath, amount: clientAmount.meta({ description: "At most COURIER_TIP_MAX_MINOR minor units (100.00 by default); above it: 400 naming `amount`." }) }), output: cartSchema },
     ({ ctx, input }) => delivery.setCourierTip(ctx, input, input.amount),
   ),
@@ -94,7 +94,7 @@ export const cartQuoteProcedures = {
       summary: "Say where a table-side or room-service order is served",
       description:
         "Exactly one of `tableServiceInfo` (a table_side cart: `tableNumber`) or `roomServiceInfo` (a room_service cart: `roomNumber` and the guest's `lastName`), as the Cart shows them. Checkout (payment-session, payments) refuses a table_side or room_service cart without them: 409 REQUOTE_REQUIRED with SERVICE_DETAILS_MISSING. Details for another fulfilment method answer 409 RESOURCE_CONFLICT. Setting them again replaces them.",
-    }),
+    }, ["RESOURCE_CONFLICT"]),
     { input: serviceDetailsInput, output: cartSchema },
     ({ ctx, input }) => {
       const { locationId, cartId, tableServiceInfo, roomServiceInfo } = input;
@@ -116,7 +116,7 @@ export const cartQuoteProcedures = {
         "Body `{}`: check. Body `{ \"accept\": true, \"quoteFingerprint\": \"<the cart's quoteFingerprint>\" }`: check, then accept the applied changes (sets `acknowledgedAt`); if the quote is no longer the one given (something changed since the customer reviewed it) the answer is 409 REQUOTE_REQUIRED and nothing is stored.",
         "Each `changeSet.changes` entry names a `path` in the Cart, its `before` and `after` values (money as decimal strings) and the `permittedActions`. An entry without ACCEPT_CHANGES is blocking (ITEM_SOLD_OUT, ITEM_UNAVAILABLE, MODIFIER_UNAVAILABLE, MODIFIER_RULE_CHANGED, SCHEDULE_CLOSED, FULFILLMENT_UNAVAILABLE): resolve it by editing or removing the item, changing the order time or address (CHANGE_FULFILLMENT), or starting a new cart; checkout refuses with 409 REQUOTE_REQUIRED until then. Entries with ACCEPT_CHANGES (PRICE_CHANGED, QUANTITY_REDUCED, POLICY_CHANGED, a new courier fee) are already applied and need the customer's acceptance. An entry with no actions is informational (a quote renewed at the same price). `required` is true while anything blocks, a quote awaits renewal, or applied changes await acceptance. MAPPING_MISSING does not occur: carts here are priced from the platform's own catalog, with no provider mapping.",
       ].join("\n\n"),
-    }),
+    }, ["REQUOTE_REQUIRED"]),
     { input: validateInput, output: cartSchema },
     ({ ctx, input }) => {
       const { locationId, cartId, accept, quoteFingerprint } = input;

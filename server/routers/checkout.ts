@@ -30,14 +30,17 @@ export const checkoutRouter = router({
     .query(({ ctx, input }) => getPaymentConfig(ctx, input.locationId)),
 
   paymentSession: committingCartMutation(
-    cartMutationMeta({
+    cartMutationMeta(
+      {
       method: "POST",
       path: "/locations/{locationId}/carts/{cartId}/payment-session",
       tags,
       summary: "Create or recover the payment session for the cart's current quote",
       description:
         "Answers the client secret of the cart's one PaymentIntent, carrying exactly the quote's total (orderTotalWithServiceFeeAmount). Call it again after the cart changed: the same intent is amended. It does not change what the customer pays, but like every cart change it moves the revision: use the returned ETag next. Totals below the card processor's minimum charge (USD 0.50, GBP 0.30, AUD 0.50, AED 2.00), or above its largest (99,999,999 minor units, USD 999,999.99), are 409 RESOURCE_CONFLICT (BELOW_PROCESSOR_MINIMUM, ABOVE_PROCESSOR_MAXIMUM); a stale or expired quote is 409 REQUOTE_REQUIRED. So is an order time that cannot be served now (`details.reasons` has SCHEDULE_CLOSED): an ASAP cart while the location is closed or closes before the order would be ready, a LATER time that is no longer bookable, or a line whose menu is not served at the order's time (its blocker's `paths` name `items.N.servedAtOrderTime`); set a time from /time-intervals with PUT .../update-order-time, or remove the line, first. A discount code the location has withdrawn or changed since the cart applied it is 409 REQUOTE_REQUIRED with DISCOUNT_WITHDRAWN: remove it, or apply it again on its new terms.",
-    }),
+      },
+      ["REQUOTE_REQUIRED", "RESOURCE_CONFLICT"],
+    ),
     { input: z.strictObject({ ...cartPath }), output: paymentSessionSchema },
     ({ ctx, input }) => createPaymentSession(ctx, input),
   ),
@@ -53,6 +56,7 @@ export const checkoutRouter = router({
           "Send it after confirming the payment session in the browser, or with paymentMethodId to confirm on the server. The precondition is quoteFingerprint, not If-Match: a different or expired quote, or an unresolved blocking revalidation, is 409 REQUOTE_REQUIRED and nothing is charged. With paymentMethodId (confirmed on the server) so is an order time that cannot be served now (SCHEDULE_CLOSED: an ASAP cart while the location is closed or closes before the order would be ready, a LATER time no longer bookable, a line whose menu is not served then), or a discount code withdrawn or changed since it was applied (DISCOUNT_WITHDRAWN). Without it (confirmed in the browser) those were checked by the payment session before the card could be confirmed: the payment is settled as the customer confirmed it, exactly as the processor's webhook would settle it if it arrived first. The cart is LOCKED while the payment is settled; a declined card answers `failed` and the cart is OPEN again (new revision) for another card. Retrying never charges twice.",
       },
       pollResponseHeaders,
+      { conflicts: ["CART_IMMUTABLE", "REQUOTE_REQUIRED", "RESOURCE_CONFLICT"] },
     ),
     { input: z.strictObject({ ...cartPath, ...paymentBodySchema }), output: orderResultSchema },
     ({ ctx, input }) => {
@@ -88,7 +92,7 @@ export const checkoutRouter = router({
         description: "A 1-5 rating with an optional comment. One rating per order: a second one is 409 RESOURCE_CONFLICT. No If-Match: a completed cart no longer changes.",
       },
       privateResponseHeaders,
-      201,
+      { successStatus: 201, conflicts: ["RESOURCE_CONFLICT"] },
     ),
     { input: z.strictObject({ ...cartPath, ...ratingBodySchema }), output: ratingSchema },
     ({ ctx, input }) => {

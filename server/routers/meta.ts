@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { etagResponseHeaders, privateResponseHeaders, readValidatorHeaders, replayResponseHeaders, transportResponseHeaders } from "../schemas/common";
 import type { StorefrontMeta } from "../trpc/init";
-import { ALWAYS_POSSIBLE_ERROR_STATUSES, credentials, kindRules, type OperationKind } from "../trpc/operation-kinds";
+import { ALWAYS_POSSIBLE_ERROR_STATUSES, credentials, kindRules, operationErrorCodes, type OperationKind, type StateConflictCode } from "../trpc/operation-kinds";
 
 /** The document's tags, in the order it lists them, and what each groups. */
 export const operationTags = {
@@ -18,7 +18,8 @@ export type OperationTag = keyof typeof operationTags;
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 type Route = { method: Method; path: `/${string}`; summary: string; description?: string; tags: OperationTag[]; operationId?: string };
-type Options = { successStatus?: number; responseHeaders?: z.ZodObject; errorStatuses?: readonly number[] };
+/** `conflicts`: the 409s the use case answers from what it finds (operation-kinds.ts stateConflictCodes); its kind's own codes come with the kind. */
+type Options = { successStatus?: number; responseHeaders?: z.ZodObject; errorStatuses?: readonly number[]; conflicts?: readonly StateConflictCode[] };
 
 /** The rules an operation's kind imposes, in the words its description closes with. */
 function ruleNotes(kind: OperationKind, method: Method, successStatus: number, revisionTagged: boolean): string[] {
@@ -71,6 +72,7 @@ export function operationMeta(kind: OperationKind, route: Route, options: Option
   const errorStatuses = [...new Set([...(options.errorStatuses ?? rules.errorStatuses), ...ALWAYS_POSSIBLE_ERROR_STATUSES])].sort((a, b) => a - b);
   return {
     kind,
+    errorCodes: operationErrorCodes(kind, errorStatuses, options.conflicts ?? []),
     ...(options.successStatus !== undefined ? { successStatus: options.successStatus } : {}),
     ...(revisionTagged ? { revisionTagged } : {}),
     openapi: {
@@ -97,21 +99,32 @@ export const receiptReadMeta = (route: Route, responseHeaders?: z.ZodObject) => 
 /** A write that needs only an Idempotency-Key (no cart yet). */
 export const writeMeta = (route: Route, successStatus = 200) => operationMeta("anonymousWrite", route, { successStatus, responseHeaders: etagResponseHeaders });
 
-/** A cart mutation: capability or JWT, Idempotency-Key and If-Match; answers the Cart and its ETag. */
-export const cartMutationMeta = (route: Route) => operationMeta("cartMutation", route, { responseHeaders: etagResponseHeaders });
+/**
+ * A cart mutation: capability or JWT, Idempotency-Key and If-Match; answers the Cart and its ETag.
+ * Every one refuses a cart that is no longer OPEN (CART_IMMUTABLE); `conflicts` adds its own 409s.
+ */
+export const cartMutationMeta = (route: Route, conflicts: readonly StateConflictCode[] = []) =>
+  operationMeta("cartMutation", route, { responseHeaders: etagResponseHeaders, conflicts: ["CART_IMMUTABLE", ...conflicts] });
 
 /**
  * A cart-scoped write whose precondition is not the cart revision (reporting a payment, rating):
  * capability or JWT and Idempotency-Key, no If-Match.
  */
-export const cartCheckoutMeta = (route: Route, responseHeaders: z.ZodObject, successStatus = 200) => operationMeta("checkout", route, { responseHeaders, successStatus });
+export const cartCheckoutMeta = (route: Route, responseHeaders: z.ZodObject, options: { successStatus?: number; conflicts: readonly StateConflictCode[] }) =>
+  operationMeta("checkout", route, { responseHeaders, successStatus: options.successStatus ?? 200, conflicts: options.conflicts });
 
 /** A write whose only requirement is the Idempotency-Key (customer sign-in); answers are never cached. */
-export const anonymousWriteMeta = (route: Route, errorStatuses: number[]) => operationMeta("anonymousWrite", route, { responseHeaders: privateResponseHeaders, errorStatuses });
+export const anonymousWriteMeta = (route: Route, errorStatuses: number[], conflicts: readonly StateConflictCode[] = []) =>
+  operationMeta("anonymousWrite", route, { responseHeaders: privateResponseHeaders, errorStatuses, conflicts });
 
 /** A read of the signed-in customer's data: bearer customer JWT. */
 export const customerReadMeta = (route: Route, errorStatuses?: number[]) => operationMeta("customerRead", route, { responseHeaders: privateResponseHeaders, ...(errorStatuses ? { errorStatuses } : {}) });
 
 /** A write by the signed-in customer: bearer customer JWT and Idempotency-Key. */
-export const customerWriteMeta = (route: Route, errorStatuses: number[], options: { successStatus?: number; responseHeaders?: z.ZodObject } = {}) =>
-  operationMeta("customerMutation", route, { successStatus: options.successStatus ?? 200, responseHeaders: options.responseHeaders ?? privateResponseHeaders, errorStatuses });
+export const customerWriteMeta = (route: Route, errorStatuses: number[], options: { successStatus?: number; responseHeaders?: z.ZodObject; conflicts?: readonly StateConflictCode[] } = {}) =>
+  operationMeta("customerMutation", route, {
+    successStatus: options.successStatus ?? 200,
+    responseHeaders: options.responseHeaders ?? privateResponseHeaders,
+    errorStatuses,
+    conflicts: options.conflicts ?? [],
+  });

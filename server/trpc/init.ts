@@ -1,7 +1,7 @@
 import { initTRPC } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { findUnstorableText } from "../domain/text";
-import { validationError } from "../errors";
+import { validationError, type ErrorCode } from "../errors";
 import { toAppError } from "../errors-map";
 import type { RequestContext } from "../app/request-context";
 import type { OperationKind } from "./operation-kinds";
@@ -24,6 +24,8 @@ export type StorefrontMeta = OpenApiMeta<{
    * validator of its body: If-None-Match is not evaluated and it always answers 200 (server/routers/meta.ts).
    */
   revisionTagged?: boolean;
+  /** The error codes the operation can answer (operation-kinds.ts operationErrorCodes): the document lists them per status. */
+  errorCodes?: readonly ErrorCode[];
 }>;
 
 const t = initTRPC

@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { codeToStatus, errorCodes, type ErrorCode } from "../errors";
 import { cartCheckoutHeaders, cartReadHeaders, cartWriteHeaders, customerReadHeaders, customerWriteHeaders, readHeaders, receiptReadHeaders, writeHeaders } from "../schemas/common";
 
 /**
@@ -59,3 +60,41 @@ export const kindRules: Record<OperationKind, KindRules> = {
   customerRead: { credential: "customer", idempotencyKey: false, ifMatch: false, requestHeaders: customerReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503], liveSessionAtCommit: false },
   customerMutation: { credential: "customer", idempotencyKey: true, ifMatch: false, requestHeaders: customerWriteHeaders, errorStatuses: [400, 401, 403, 404, 409, 429, 500, 503], liveSessionAtCommit: true },
 };
+
+/** 409 codes that come from what a use case finds, not from its kind's rules: each operation declares the ones it answers (server/routers/meta.ts). */
+export const stateConflictCodes = ["CART_IMMUTABLE", "REQUOTE_REQUIRED", "RESOURCE_CONFLICT"] as const satisfies readonly ErrorCode[];
+export type StateConflictCode = (typeof stateConflictCodes)[number];
+
+/** Codes a kind's rule answers, and so only operations of a kind with that rule. */
+const ruleCodes: Partial<Record<ErrorCode, (rules: KindRules) => boolean>> = {
+  IDEMPOTENCY_KEY_REQUIRED: (rules) => rules.idempotencyKey,
+  IDEMPOTENCY_KEY_REUSED: (rules) => rules.idempotencyKey,
+  IDEMPOTENCY_IN_PROGRESS: (rules) => rules.idempotencyKey,
+  CART_CONFLICT: (rules) => rules.ifMatch,
+  PRECONDITION_REQUIRED: (rules) => rules.ifMatch,
+};
+
+/** Codes only the transport answers, before (or instead of) choosing an operation. */
+const transportOnlyCodes: readonly ErrorCode[] = ["METHOD_NOT_ALLOWED", "REQUEST_HEADERS_TOO_LARGE"];
+
+/**
+ * The codes an operation can answer, in the order of `errorCodes`: at each of its error statuses,
+ * that status's codes (server/errors.ts codeToStatus) less those of a rule its kind does not have
+ * and those of a state conflict it does not declare. The OpenAPI document lists them per operation
+ * and status, and the test harness holds every error answer to them (test/openapi-validator.ts).
+ */
+export function operationErrorCodes(kind: OperationKind, statuses: readonly number[], conflicts: readonly StateConflictCode[]): ErrorCode[] {
+  const rules = kindRules[kind];
+  const codes = errorCodes.filter((code) => {
+    if (!statuses.includes(codeToStatus[code]) || transportOnlyCodes.includes(code)) return false;
+    if ((stateConflictCodes as readonly ErrorCode[]).includes(code)) return (conflicts as readonly ErrorCode[]).includes(code);
+    return ruleCodes[code]?.(rules) ?? true;
+  });
+  for (const status of statuses) {
+    if (!codes.some((code) => codeToStatus[code] === status)) throw new Error(`a ${kind} operation documents ${status} but no code it could carry there`);
+  }
+  for (const conflict of conflicts) {
+    if (!statuses.includes(codeToStatus[conflict])) throw new Error(`a ${kind} operation declares ${conflict} without its status ${codeToStatus[conflict]}`);
+  }
+  return codes;
+}
