@@ -19,6 +19,25 @@ describe("REST answers (rest-answer.ts)", () => {
     expect(answerHeaders({ Vary: "Origin", vary: "Accept", "X-B": "1", "x-a": " 2 " })).toEqual({ vary: "Origin, Accept", "x-a": "2", "x-b": "1" });
   });
 
+  it("refuses what a fetch Response refuses, so a bad header fails inside the handler on both mounts", () => {
+    const oddValue = fc.oneof(headerValue, fc.constantFrom("a\r\nb", "a\0b", "caf\u0113", "\ud83d", "a\nb", " \t", "\u00e9"));
+    const oddName = fc.oneof(headerName, fc.constantFrom("x y", "x:y", "é", ""));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(oddName, oddValue), { maxLength: 6 }), (entries) => {
+        const init = Object.fromEntries(entries);
+        let expected: [string, string][] | "throws";
+        try {
+          expected = fetchListed(init);
+        } catch {
+          expected = "throws";
+        }
+        if (expected === "throws") expect(() => answerHeaders(init)).toThrow(TypeError);
+        else expect(Object.entries(answerHeaders(init))).toEqual(expected);
+      }),
+    );
+    expect(() => answerHeaders({ "Set-Cookie": "a=1" })).toThrow(TypeError);
+  });
+
   it("becomes the same Response the handler used to build", async () => {
     const response = toResponse(restAnswer(201, { "Content-Type": "application/json", ETag: '"cart-2"' }, '{"ok":"é"}'));
     expect(response.status).toBe(201);

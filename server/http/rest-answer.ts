@@ -9,13 +9,24 @@
  */
 export type RestAnswer = { status: number; headers: Record<string, string>; body: string | null };
 
-/** The headers a fetch `Headers` built from `init` would list (Fetch standard: sort and combine). */
+/** RFC 9110 field-name (token). */
+const FIELD_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+/** What `Headers` refuses in a value once trimmed: NUL, CR, LF, or a character past U+00FF (not a ByteString). */
+const INVALID_VALUE = /[\0\r\n\u0100-\uffff]/;
+
+/**
+ * The headers a fetch `Headers` built from `init` would list (Fetch standard: sort and combine), and
+ * refused as `Headers` refuses them (a TypeError), so that a bad value fails inside the handler, as a
+ * 500 envelope, on both mounts. No Set-Cookie: the API sets no cookie, and `Headers` would not
+ * combine it as it combines every other name.
+ */
 export function answerHeaders(init: Record<string, string>): Record<string, string> {
   const merged = new Map<string, string>();
   for (const [name, value] of Object.entries(init)) {
     const key = name.toLowerCase();
     // Headers normalises a value by stripping leading and trailing HTTP whitespace.
     const normalised = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
+    if (!FIELD_NAME.test(name) || INVALID_VALUE.test(normalised) || key === "set-cookie") throw new TypeError(`invalid response header ${JSON.stringify(name.slice(0, 64))}`);
     const previous = merged.get(key);
     merged.set(key, previous === undefined ? normalised : `${previous}, ${normalised}`);
   }

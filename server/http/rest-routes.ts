@@ -110,7 +110,7 @@ export function allowedMethods(pathname: string): string[] {
   } catch {
     return [];
   }
-  const methods = new Set(routesOfLength(segments.length).filter((route) => matches(route, segments)).map((route) => route.method));
+  const methods = new Set(table().filter((route) => matches(route, segments)).map((route) => route.method));
   if (methods.size === 0) return [];
   if (methods.has("GET")) methods.add("HEAD");
   methods.add("OPTIONS");

@@ -165,7 +165,7 @@ export const customerRouter = router({
       summary: "Loyalty points earned and the balance",
       description:
         "The merchant's programme: every completed order paid while signed in earns `pointsPerUnit` points per whole currency unit of its subTotal. Entries are append-only (one per order), newest first and paginated; `balance` is their sum across all the merchant's locations. A location of another merchant than the session's is 403.",
-    }),
+    }, [400, 401, 403, 404, 429, 500, 503]),
   )
     .input(z.object(ledgerQuery))
     .output(responseSchema(loyaltyLedgerSchema))

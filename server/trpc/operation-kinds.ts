@@ -57,7 +57,8 @@ export const kindRules: Record<OperationKind, KindRules> = {
   cartMutation: { credential: "cart", idempotencyKey: true, ifMatch: true, requestHeaders: cartWriteHeaders, errorStatuses: [400, 401, 403, 404, 409, 428, 429, 500, 503], liveSessionAtCommit: true },
   checkout: { credential: "cart", idempotencyKey: true, ifMatch: false, requestHeaders: cartCheckoutHeaders, errorStatuses: [400, 401, 403, 404, 409, 429, 500, 503], liveSessionAtCommit: false },
   receiptRead: { credential: "receipt", idempotencyKey: false, ifMatch: false, requestHeaders: receiptReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503], liveSessionAtCommit: false },
-  customerRead: { credential: "customer", idempotencyKey: false, ifMatch: false, requestHeaders: customerReadHeaders, errorStatuses: [400, 401, 403, 404, 429, 500, 503], liveSessionAtCommit: false },
+  // The customer's own data: nothing to be forbidden or missing unless the read names another resource (meta.ts customerReadMeta).
+  customerRead: { credential: "customer", idempotencyKey: false, ifMatch: false, requestHeaders: customerReadHeaders, errorStatuses: [400, 401, 429, 500, 503], liveSessionAtCommit: false },
   customerMutation: { credential: "customer", idempotencyKey: true, ifMatch: false, requestHeaders: customerWriteHeaders, errorStatuses: [400, 401, 403, 404, 409, 429, 500, 503], liveSessionAtCommit: true },
 };
 

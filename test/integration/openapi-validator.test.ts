@@ -72,6 +72,25 @@ describe("the OpenAPI response validator", () => {
     expect(validator.problems({ ...base, text: JSON.stringify({ code: "NOT_FOUND", message: "gone", requestId: "req_other_1234567" }) }).join()).toMatch(/differs from X-Request-Id/);
   });
 
+  it("rejects an error code the operation does not list at that status", () => {
+    const requestId = "req_abcdefgh12345678";
+    const answer = (method: string, path: string, status: number, code: string) => ({
+      method,
+      path,
+      status,
+      headers: envelopeHeaders(requestId),
+      text: JSON.stringify({ code, message: "refused", requestId }),
+    });
+    const cart = `/locations/${HARBOR.locationId}/carts/cart_1`;
+    expect(validator.problems(answer("POST", `${cart}/items`, 409, "CART_CONFLICT"))).toEqual([]);
+    expect(validator.problems(answer("POST", "/customer/auth/login", 409, "IDEMPOTENCY_KEY_REUSED"))).toEqual([]);
+    expect(validator.problems(answer("POST", "/customer/auth/login", 409, "CART_CONFLICT")).join()).toMatch(/code CART_CONFLICT is not one this operation documents at 409/);
+    expect(validator.problems(answer("PUT", `${cart}/gratuity`, 409, "RESOURCE_CONFLICT")).join()).toMatch(/code RESOURCE_CONFLICT is not one/);
+    expect(validator.problems(answer("GET", cart, 400, "IDEMPOTENCY_KEY_REQUIRED")).join()).toMatch(/code IDEMPOTENCY_KEY_REQUIRED is not one/);
+    expect(validator.problems(answer("GET", "/no/such/path", 404, "CART_IMMUTABLE")).join()).toMatch(/code CART_IMMUTABLE is not one/);
+    expect(validator.problems(answer("GET", "/no/such/path", 400, "IDEMPOTENCY_KEY_REQUIRED")).join()).toMatch(/code IDEMPOTENCY_KEY_REQUIRED is not one/);
+  });
+
   it("rejects missing required headers and malformed documented ones", async () => {
     const read = await observe("GET", `/locations/${HARBOR.locationId}/menus`);
     const withoutId = new Headers(read.headers);
