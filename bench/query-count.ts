@@ -93,6 +93,8 @@ const allEqual = (values: number[]) => values.every((value) => value === values[
 
 export type InProcessCall = { queries: number; commits: number; roundTrips: number; text: string; etag: string; status: number; ms: number };
 export type InProcessApp = {
+  /** The app's dependencies, the counting database among them (bench/layers.ts enters the service below the handler with them). */
+  deps: AppDeps;
   /** One request through the REST handler; throws unless it answers `expectStatus`. */
   call: (method: string, path: string, expectStatus: number, headers?: Record<string, string>, body?: string) => Promise<InProcessCall>;
   /**
@@ -131,6 +133,7 @@ export async function openInProcessApp(url: string, options: { counting: boolean
   }
 
   return {
+    deps,
     call,
     idle: () => handle.ping(),
     close: async () => {

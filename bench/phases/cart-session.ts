@@ -9,6 +9,7 @@ export async function openCart(app: InProcessApp, locationId: string) {
   let etag = session.etag;
   return {
     cartId: cart.id,
+    cartAccessToken,
     /** The exact request, so a caller can replay it (same key, same If-Match, same body). */
     addItemRequest(variant: number, key = idempotencyKey()) {
       return { path, headers: { "content-type": "application/json", "x-cart-token": cartAccessToken, "if-match": etag, "idempotency-key": key }, body: addItemBody(variant) };

@@ -25,5 +25,8 @@ export async function openFloorCart(sql: FloorSql, locationId: string) {
       etag = added.headers.etag ?? "";
       return { ms: added.ms };
     },
+    get() {
+      return call("floor-cart", "GET", { locationId, cartId: cart.id }, { "x-cart-token": cartAccessToken }, "", 200);
+    },
   };
 }
