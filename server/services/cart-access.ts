@@ -8,7 +8,7 @@ import { AppError, notFound } from "../errors";
 import { hashToken, sameHash } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
 import { authenticateCustomer, requireSameMerchant } from "./customers/principal";
-import type { LocationWithMerchant } from "./locations";
+import type { LocationRow, LocationWithMerchant } from "./locations";
 import { readAhead } from "./read-ahead";
 
 export type CartRow = typeof carts.$inferSelect;
@@ -34,6 +34,14 @@ export async function loadAuthorizedCart(db: Executor, ctx: RequestContext, loca
  */
 export function loadAuthorizedCartWithLocation(db: Executor, ctx: RequestContext, locationId: string, cartId: string): Promise<{ cart: CartRow; location: LocationWithMerchant }> {
   return loadAuthorized(db, ctx, locationId, cartId, withLocation);
+}
+
+/**
+ * The same checks, with only the location's catalog and policy revisions read in the same statement:
+ * for a read of the cart, which needs the whole location only when they moved on (rarely).
+ */
+export function loadAuthorizedCartWithRevisions(db: Executor, ctx: RequestContext, locationId: string, cartId: string): Promise<CartWithRevisions> {
+  return loadAuthorized(db, ctx, locationId, cartId, readWithRevisions);
 }
 
 /** 404 for a location that is no longer published (as findLocation answers). */
@@ -62,6 +70,20 @@ const withLocationQuery = sql.raw(
 );
 
 type CartWithLocation = { cart: CartRow; location: LocationWithMerchant };
+
+/** What a read of a cart compares the cart's recorded revisions to (services/revalidation.ts withDetectedChanges). */
+export type LocationRevisions = Pick<LocationRow, "catalogRevision" | "policyRevision">;
+type CartWithRevisions = { cart: CartRow; revisions: LocationRevisions };
+
+const withRevisionsQuery = sql.raw(
+  `select ${joinedCart.text}, l."catalog_revision" as "l_catalog_revision", l."policy_revision" as "l_policy_revision" ` +
+    `from carts c join locations l on l.id = c.location_id where c.id = `,
+);
+
+const readWithRevisions: CartRead<CartWithRevisions> = async (db, locationId, cartId) => {
+  const [row] = await queryRows<Record<string, unknown>>(db, sql`${withRevisionsQuery}${cartId} and c.location_id = ${locationId}`);
+  return row ? { cart: joinedCart.read(row), revisions: { catalogRevision: Number(row.l_catalog_revision), policyRevision: Number(row.l_policy_revision) } } : undefined;
+};
 
 const readWithLocation: CartRead<CartWithLocation> = async (db, locationId, cartId) => {
   const [row] = await queryRows<Record<string, unknown>>(db, sql`${withLocationQuery}${cartId} and c.location_id = ${locationId}`);

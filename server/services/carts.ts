@@ -10,13 +10,13 @@ import { AppError, validationError } from "../errors";
 import type { CartView } from "../schemas/cart";
 import { newCapability, hashToken, newId } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
-import { cartResponseHeaders, conflict, loadAuthorizedCartWithLocation, publishedLocation, type CartRow } from "./cart-access";
+import { cartResponseHeaders, conflict, loadAuthorizedCartWithLocation, loadAuthorizedCartWithRevisions, publishedLocation, type CartRow } from "./cart-access";
 import { repriceCart } from "./cart-pricing";
 import { effectiveStatus, toCartView } from "./cart-view";
 import type { CartMutationContext, TransactionalWrite } from "./operation-context";
 import { reconcileWithCatalog, withDetectedChanges } from "./revalidation";
 import { lastWrite } from "./idempotency";
-import { findLocation, type LocationWithMerchant } from "./locations";
+import { findLocation, locationRow, type LocationWithMerchant } from "./locations";
 
 export type CartIds = { locationId: string; cartId: string };
 
@@ -97,11 +97,11 @@ export async function insertCart(
 
 export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {
   const db = ctx.deps.database.db;
-  // With its location in the same statement: one round trip for the whole read.
-  const { cart, location } = await loadAuthorizedCartWithLocation(db, ctx, ids.locationId, ids.cartId);
+  // With its location's revisions in the same statement: one round trip for the whole read, unless they moved on.
+  const { cart, revisions } = await loadAuthorizedCartWithRevisions(db, ctx, ids.locationId, ids.cartId);
   Object.assign(ctx.response.headers, cartResponseHeaders(cart.revision));
   const now = ctx.deps.now();
-  return toCartView(await withDetectedChanges(db, cart, location, now), now);
+  return toCartView(await withDetectedChanges(db, cart, revisions, now, () => locationRow(db, cart.locationId)), now);
 }
 
 

@@ -16,6 +16,15 @@ const merchant = projection(merchants, "m", "m_");
 const byId = sql.raw(`select ${location.text}, ${merchant.text} from locations l join merchants m on m.id = l.merchant_id where l.id = `);
 const byIdOrSlug = sql.raw(`select ${location.text}, ${merchant.text} from locations l join merchants m on m.id = l.merchant_id where l.slug = `);
 
+const rowById = sql.raw(`select ${location.text} from locations l where l.id = `);
+
+/** A location's own row by id, published or not: the location of a cart, which a read of the cart still shows. */
+export async function locationRow(db: Executor, id: string): Promise<LocationRow> {
+  const [row] = await queryRows<Record<string, unknown>>(db, sql`${rowById}${id}`);
+  if (!row) throw notFound("Location");
+  return location.read(row);
+}
+
 /** The read of a location by id, which a write's kind can send with the Idempotency-Key's claim (./read-ahead.ts). */
 export const locationReadAhead = readAhead((db: Executor, id: string) => queryRows<Record<string, unknown>>(db, sql`${byId}${id}`));
 

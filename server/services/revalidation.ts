@@ -4,7 +4,7 @@ import { categories, menus, products } from "../../db/schema";
 import type { CartLine } from "../domain/cart-types";
 import { deliveryQuoteState } from "../domain/delivery";
 import { projectLines, revalidate, type CatalogFacts, type CatalogRevalidation, type DeliveryFact, type QuoteFact, type RevalidationCart } from "../domain/revalidation";
-import type { CartRow } from "./cart-access";
+import type { CartRow, LocationRevisions } from "./cart-access";
 import { repriceCart } from "./cart-pricing";
 import { effectiveStatus } from "./cart-view";
 import type { CartChange, MutationScope } from "./cart-change";
@@ -132,10 +132,12 @@ export async function reconcileWithCatalog(scope: MutationScope, patch: CartChan
  * For reads: what a check would report now, computed but not stored (a read never writes). The
  * cart's own fields, totals and revision are unchanged; only catalogRevalidation shows the news.
  */
-export async function withDetectedChanges(db: Executor, cart: CartRow, location: LocationRow, now: Date): Promise<CartRow> {
+export async function withDetectedChanges(db: Executor, cart: CartRow, revisions: LocationRevisions, now: Date, readLocation: () => Promise<LocationRow>): Promise<CartRow> {
   if (effectiveStatus(cart, now) !== "OPEN") return cart;
   const quoteExpired = cart.quoteExpiresAt !== null && cart.quoteExpiresAt.getTime() <= now.getTime();
-  if (!catalogMovedOn(cart, location) && !quoteExpired && !needsRenewal(deliveryFactOf(cart, now))) return cart;
+  if (!catalogMovedOn(cart, revisions) && !quoteExpired && !needsRenewal(deliveryFactOf(cart, now))) return cart;
+  // Only now the whole location, read before the products (loadCatalogFacts): most reads find nothing moved.
+  const location = await readLocation();
   const facts = await loadCatalogFacts(db, location, cart.lines.map((line) => line.productId));
   const delivery = deliveryFactOf(projectCart(cart, facts, location, now), now);
   // A courier quote that needs renewal already says the cart's quote does.

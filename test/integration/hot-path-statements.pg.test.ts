@@ -157,7 +157,7 @@ describe("the bench's controls (bench/controls/operations.ts)", () => {
 });
 
 describe("GET cart", () => {
-  it("reads the cart with its location in one statement, at 0 and at 5 lines", async () => {
+  it("reads the cart with its location's revisions in one statement, at 0 and at 5 lines", async () => {
     const cart = await startCart(app);
     const read = () => counted(() => app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } }));
     const empty = await read();
@@ -166,6 +166,20 @@ describe("GET cart", () => {
     expect(full.result.status, full.result.text).toBe(200);
     expect((full.result.body as { items: unknown[] }).items).toHaveLength(5);
     expect([empty.statements, full.statements]).toEqual([1, 1]);
+  });
+
+  it("reads the whole location, then the cart's products, only once a publication moved the catalog on, and shows what changed", async () => {
+    const cart = await startCart(app);
+    await addLine(cart, "priced before the publication");
+    const read = () => counted(() => app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } }));
+    const unchanged = await read();
+    expect(unchanged.statements).toBe(1);
+    expect((unchanged.result.body as { catalogRevalidation: unknown }).catalogRevalidation).toBeNull();
+    await publish(app.deps.database.db, HARBOR.locationId, [{ kind: "modifierOptionPrice", productId: chowderCup.productId, groupId: "mg_hk_clam_chowder_size", optionId: "opt_hk_clam_chowder_bowl", priceMinor: 555 }]);
+    const moved = await read();
+    expect(moved.result.status, moved.result.text).toBe(200);
+    expect(moved.statements).toBe(3);
+    expect((moved.result.body as { catalogRevalidation: unknown }).catalogRevalidation).toMatchObject({ required: true, reasonCodes: ["PRICE_CHANGED"] });
   });
 });
 
