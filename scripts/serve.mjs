@@ -49,11 +49,33 @@ const REST_PREFIX = "/api/v1/storefront";
 const REST_HANDLER = Symbol.for("storefront-ordering-service.rest-handler");
 const restMount = process.env.REST_MOUNT === "next" ? "next" : "direct";
 
-function isDirectRestPath(url) {
+// Decided on the path the handler reads (dot segments resolved, the fragment dropped, `\` read as `/`),
+// which is also the path Next routes: `/api/v1/storefront/x/../openapi.json` is the document on both
+// mounts, and nothing that resolves outside the prefix is answered as the API.
+function isDirectRestPath(target) {
   if (restMount !== "direct" || typeof globalThis[REST_HANDLER] !== "function") return false;
-  const path = url.split("?")[0];
+  let path;
+  try {
+    path = new URL(`http://${listenAddress}${target}`).pathname;
+  } catch {
+    // No URL holds this target: the handler's mount answers it (400) if it names the prefix at all.
+    path = target.split("?")[0];
+  }
   // Next serves the document at its path with a trailing slash too; so must this mount.
   return (path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`)) && path !== `${REST_PREFIX}/openapi.json` && path !== `${REST_PREFIX}/openapi.json/`;
+}
+
+// Next fills in the x-forwarded-* headers a request arrives without, before any route reads it
+// (base-server.js handleRequestImpl); so does this mount, so that both hand the handler the same
+// request (behind CLIENT_IP_SOURCE=forwarded, a request that bypassed the proxies is known by its
+// TCP peer on both, not as "unknown" on this one).
+function withForwardedDefaults(req) {
+  const forwardedProto = req.headers["x-forwarded-proto"];
+  const https = forwardedProto ? forwardedProto === "https" : Boolean(req.socket.encrypted);
+  req.headers["x-forwarded-host"] ??= req.headers.host ?? hostname;
+  req.headers["x-forwarded-port"] ??= String(port);
+  req.headers["x-forwarded-proto"] ??= https ? "https" : "http";
+  if (req.socket.remoteAddress !== undefined) req.headers["x-forwarded-for"] ??= req.socket.remoteAddress;
 }
 
 // Next's request pipeline adds this Vary to every App Router answer, the REST route's included
@@ -94,6 +116,7 @@ function envelope(status, code, message, extraHeaders = {}) {
 }
 
 async function serveRest(req, res) {
+  withForwardedDefaults(req);
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);

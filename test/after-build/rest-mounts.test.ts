@@ -16,7 +16,17 @@ let database: Awaited<ReturnType<typeof ownDatabase>> | undefined;
 
 beforeAll(async () => {
   database = await ownDatabase("mounts", inject("postgresRun"));
-  const env = { DATABASE_URL: database.url, AUTH_SECRET: randomBytes(32).toString("hex"), RATE_LIMIT_MAX: "1000000", RESPONSE_CACHE_TTL_MS: "0", CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN, SIMULATED_PAYMENTS: "true" };
+  // Behind proxies (CLIENT_IP_SOURCE=forwarded): both mounts must also know a request that arrives without
+  // X-Forwarded-For by the same address (Next fills the header in from the socket; so does the direct mount).
+  const env = {
+    DATABASE_URL: database.url,
+    AUTH_SECRET: randomBytes(32).toString("hex"),
+    RATE_LIMIT_MAX: "1000000",
+    RESPONSE_CACHE_TTL_MS: "0",
+    CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
+    SIMULATED_PAYMENTS: "true",
+    CLIENT_IP_SOURCE: "forwarded",
+  };
   [direct, viaNext] = await Promise.all([startServer("mount-direct", env), startServer("mount-next", { ...env, REST_MOUNT: "next" })]);
   await Promise.all([waitUntilReady(direct), waitUntilReady(viaNext)]);
 });
@@ -51,6 +61,24 @@ function withHost(server: Server, path: string, headers: Record<string, string>)
   });
 }
 
+/** A GET of a request target sent as written: fetch would resolve dot segments and drop a fragment before sending. */
+function rawGet(server: Server, target: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(server.url);
+    const request = httpRequest({ host: url.hostname, port: url.port, path: target }, (response) => {
+      let body = "";
+      response.on("data", (chunk: Buffer) => (body += chunk.toString()));
+      response.on("end", () => {
+        const requestId = String(response.headers["x-request-id"] ?? "(none)");
+        const headers = Object.fromEntries(Object.entries(response.headers).flatMap(([name, value]) => (OWN_HEADERS.has(name) || value === undefined ? [] : [[name, String(value)]])));
+        resolve({ status: response.statusCode ?? 0, headers, body: body.replaceAll(requestId, "<request id>") });
+      });
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
 async function answer(server: Server, path: string, init: RequestInit = {}): Promise<Answer> {
   const response = await fetch(`${server.url}${PREFIX}${path}`, { ...init, headers: { "accept-encoding": "gzip, br", ...(init.headers as Record<string, string>) } });
   const text = await response.text();
@@ -74,6 +102,31 @@ describe("the direct and the Next mount of the REST API", () => {
     await same(`/locations/${LOCATION}/menus`, () => ({ headers: { "if-none-match": menu.headers.etag ?? "" } }));
     await same(`/locations/${LOCATION}/menus`, () => ({ method: "HEAD" }));
     for (const path of ["/openapi.json", "/openapi.json/"]) expect((await same(path)).status, path).toBe(200);
+  });
+
+  it("take a request target where it resolves, as Next routes it: dot segments and a fragment", async () => {
+    for (const [target, status] of [
+      [`${PREFIX}/x/../openapi.json`, 200],
+      [`${PREFIX}/./openapi.json`, 200],
+      [`${PREFIX}/openapi.json/.`, 200],
+      [`${PREFIX}/openapi.json#top`, 200],
+      [`${PREFIX}/x/../locations/${LOCATION}/menus`, 200],
+      [`${PREFIX}/x/../no/such/path`, 404],
+    ] as const) {
+      const [first, second] = [await rawGet(direct, target), await rawGet(viaNext, target)];
+      expect([first.status, second.status], target).toEqual([status, status]);
+      expect(second, target).toEqual(first);
+    }
+  });
+
+  it("know a caller by the same address on both mounts when no proxy wrote X-Forwarded-For: a retry on the other mount replays", async () => {
+    const init = { method: "POST", headers: { "content-type": "application/json", "Idempotency-Key": `mounts-${randomBytes(8).toString("hex")}` }, body: JSON.stringify({ fulfillmentMethod: "takeout" }) };
+    const first = await fetch(`${direct.url}${PREFIX}/locations/${LOCATION}/ordering-sessions`, init);
+    const retried = await fetch(`${viaNext.url}${PREFIX}/locations/${LOCATION}/ordering-sessions`, init);
+    expect([first.status, retried.status]).toEqual([201, 201]);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    const [created, replayed] = (await Promise.all([first.json(), retried.json()])) as { cart: { id: string } }[];
+    expect(replayed?.cart.id).toBe(created?.cart.id);
   });
 
   it("answer errors alike: unknown path, wrong method, invalid parameter, missing credential, malformed body", async () => {
