@@ -58,10 +58,12 @@ function isDirectRestPath(target) {
   try {
     path = new URL(`http://${listenAddress}${target}`).pathname;
   } catch {
-    // No URL holds this target: the handler's mount answers it (400) if it names the prefix at all.
-    path = target.split("?")[0];
+    // Only a target that does not start with "/" (absolute-form, "*") gets here: Next answers it (a
+    // 308 for absolute-form, on both mounts alike; the document lists it).
+    return false;
   }
-  // Next serves the document at its path with a trailing slash too; so must this mount.
+  // Next serves the document at its path with a trailing slash too; so must this mount. (An escaped spelling of
+  // that path reaches the API's route through Next as well: a 404 envelope on both.)
   return (path === REST_PREFIX || path.startsWith(`${REST_PREFIX}/`)) && path !== `${REST_PREFIX}/openapi.json` && path !== `${REST_PREFIX}/openapi.json/`;
 }
 

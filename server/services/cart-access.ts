@@ -38,7 +38,8 @@ export function loadAuthorizedCartWithLocation(db: Executor, ctx: RequestContext
 
 /**
  * The same checks, with only the location's catalog and policy revisions read in the same statement:
- * for a read of the cart, which needs the whole location only when they moved on (rarely).
+ * for a read of the cart, which needs the whole location only when they moved on, or when the cart's
+ * quote expired or its courier quote needs renewal (services/revalidation.ts withDetectedChanges).
  */
 export function loadAuthorizedCartWithRevisions(db: Executor, ctx: RequestContext, locationId: string, cartId: string): Promise<CartWithRevisions> {
   return loadAuthorized(db, ctx, locationId, cartId, readWithRevisions);

@@ -136,7 +136,7 @@ export async function withDetectedChanges(db: Executor, cart: CartRow, revisions
   if (effectiveStatus(cart, now) !== "OPEN") return cart;
   const quoteExpired = cart.quoteExpiresAt !== null && cart.quoteExpiresAt.getTime() <= now.getTime();
   if (!catalogMovedOn(cart, revisions) && !quoteExpired && !needsRenewal(deliveryFactOf(cart, now))) return cart;
-  // Only now the whole location, read before the products (loadCatalogFacts): most reads find nothing moved.
+  // Only now the whole location, read before the products (loadCatalogFacts): most reads find nothing to check.
   const location = await readLocation();
   const facts = await loadCatalogFacts(db, location, cart.lines.map((line) => line.productId));
   const delivery = deliveryFactOf(projectCart(cart, facts, location, now), now);

@@ -104,12 +104,20 @@ describe("the direct and the Next mount of the REST API", () => {
     for (const path of ["/openapi.json", "/openapi.json/"]) expect((await same(path)).status, path).toBe(200);
   });
 
-  it("take a request target where it resolves, as Next routes it: dot segments and a fragment", async () => {
+  it("take a request target where it resolves, as Next routes it: dot segments, a fragment, an escaped spelling of the document's path", async () => {
     for (const [target, status] of [
       [`${PREFIX}/x/../openapi.json`, 200],
       [`${PREFIX}/./openapi.json`, 200],
       [`${PREFIX}/openapi.json/.`, 200],
       [`${PREFIX}/openapi.json#top`, 200],
+      [`${PREFIX}/%2e%2e/storefront/openapi.json`, 200],
+      // Next matches its own route (the document) on the path as sent, so this reaches the API's route there too.
+      [`${PREFIX}/openapi%2Ejson`, 404],
+      [`${PREFIX}/openapi%2Ejson/`, 404],
+      // Outside the prefix once resolved: Next's own route, on both mounts.
+      [`${PREFIX}/../../health`, 200],
+      // Absolute-form (RFC 9112 §3.2.2): Next redirects it, on both mounts (the document lists it).
+      [`http://shop.example.com${PREFIX}/locations/${LOCATION}/menus`, 308],
       [`${PREFIX}/x/../locations/${LOCATION}/menus`, 200],
       [`${PREFIX}/x/../no/such/path`, 404],
     ] as const) {

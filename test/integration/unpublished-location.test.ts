@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { carts, locations } from "../../db/schema";
+import { publish } from "../../server/catalog-admin/publish";
 import { duneHummus } from "../checkout-helpers";
 import { createTestApp, DUNE, mutate, startCart, type TestApp } from "../harness";
 
@@ -59,6 +60,21 @@ describe("a cart whose location is unpublished", () => {
       expect([replayed.status, replayed.text, replayed.headers.get("etag")]).toEqual([200, expired.text, expired.headers.get("etag")]);
       const [again] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cart.cartId));
       expect(again?.revision).toBe(row?.revision);
+    } finally {
+      await app.deps.database.db.update(locations).set({ published: true }).where(eq(locations.id, DUNE.locationId));
+    }
+  });
+
+  it("still answers a read of the cart, with what a publication changed since (its location is read whole, published or not)", async () => {
+    app.clock.now = new Date("2026-12-02T12:00:00+04:00");
+    const cart = await startCart(app, DUNE.locationId);
+    expect((await mutate(app, cart, "POST", "/items", duneHummus)).status).toBe(200);
+    await publish(app.deps.database.db, DUNE.locationId, [{ kind: "productPrice", productId: duneHummus.productId, priceMinor: 4_321 }]);
+    await app.deps.database.db.update(locations).set({ published: false }).where(eq(locations.id, DUNE.locationId));
+    try {
+      const read = await app.call("GET", `/locations/${DUNE.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } });
+      expect(read.status, read.text).toBe(200);
+      expect((read.body as { catalogRevalidation: unknown }).catalogRevalidation).toMatchObject({ required: true, reasonCodes: ["PRICE_CHANGED"] });
     } finally {
       await app.deps.database.db.update(locations).set({ published: true }).where(eq(locations.id, DUNE.locationId));
     }
