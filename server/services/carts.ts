@@ -97,7 +97,7 @@ export async function insertCart(
 
 export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {
   const db = ctx.deps.database.db;
-  // With its location's revisions in the same statement: one round trip for the whole read, unless they moved on.
+  // With its location's revisions in the same statement: one round trip, unless withDetectedChanges has something to check.
   const { cart, revisions } = await loadAuthorizedCartWithRevisions(db, ctx, ids.locationId, ids.cartId);
   Object.assign(ctx.response.headers, cartResponseHeaders(cart.revision));
   const now = ctx.deps.now();
