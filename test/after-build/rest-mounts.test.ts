@@ -26,6 +26,7 @@ beforeAll(async () => {
     CORS_ALLOWED_ORIGINS: ALLOWED_ORIGIN,
     SIMULATED_PAYMENTS: "true",
     CLIENT_IP_SOURCE: "forwarded",
+    TEST_CLOCK_CONTROL: "true",
   };
   [direct, viaNext] = await Promise.all([startServer("mount-direct", env), startServer("mount-next", { ...env, REST_MOUNT: "next" })]);
   await Promise.all([waitUntilReady(direct), waitUntilReady(viaNext)]);
@@ -47,11 +48,17 @@ const OWN_HEADERS = new Set(["x-request-id", "date", "connection", "keep-alive",
 
 type Answer = { status: number; headers: Record<string, string>; body: string };
 
+/**
+ * Every request of this file runs at one instant (X-Test-Clock): a menu names the minute it was read
+ * for (orderTime), so two reads a moment apart across a minute's turn would differ on any server.
+ */
+const AT = { "x-test-clock": "2026-12-02T17:00:00.000Z" };
+
 /** A GET over node:http, which sends the Host header given (fetch always sends the URL's). */
 function withHost(server: Server, path: string, headers: Record<string, string>): Promise<{ status: number; etag: string | undefined; body: string }> {
   return new Promise((resolve, reject) => {
     const url = new URL(`${server.url}${PREFIX}${path}`);
-    const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers }, (response) => {
+    const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { ...AT, ...headers } }, (response) => {
       let body = "";
       response.on("data", (chunk: Buffer) => (body += chunk.toString()));
       response.on("end", () => resolve({ status: response.statusCode ?? 0, etag: response.headers.etag, body }));
@@ -65,7 +72,7 @@ function withHost(server: Server, path: string, headers: Record<string, string>)
 function rawGet(server: Server, target: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const url = new URL(server.url);
-    const request = httpRequest({ host: url.hostname, port: url.port, path: target }, (response) => {
+    const request = httpRequest({ host: url.hostname, port: url.port, path: target, headers: AT }, (response) => {
       let body = "";
       response.on("data", (chunk: Buffer) => (body += chunk.toString()));
       response.on("end", () => {
@@ -80,7 +87,7 @@ function rawGet(server: Server, target: string): Promise<Answer> {
 }
 
 async function answer(server: Server, path: string, init: RequestInit = {}): Promise<Answer> {
-  const response = await fetch(`${server.url}${PREFIX}${path}`, { ...init, headers: { "accept-encoding": "gzip, br", ...(init.headers as Record<string, string>) } });
+  const response = await fetch(`${server.url}${PREFIX}${path}`, { ...init, headers: { "accept-encoding": "gzip, br", ...AT, ...(init.headers as Record<string, string>) } });
   const text = await response.text();
   const requestId = response.headers.get("x-request-id") ?? "(none)";
   const headers = Object.fromEntries([...response.headers].filter(([name]) => !OWN_HEADERS.has(name)));
@@ -98,6 +105,8 @@ describe("the direct and the Next mount of the REST API", () => {
   it("answer anonymous reads, conditional reads and HEAD byte for byte alike", async () => {
     const menu = await same(`/locations/${LOCATION}/menus`);
     expect(menu.status).toBe(200);
+    // Read at the file's instant (AT), noon in New York, on both mounts.
+    expect(JSON.parse(menu.body)).toMatchObject({ orderDate: "2026-12-02", orderTime: "12:00" });
     await same(`/locations/${LOCATION}/products?limit=3`);
     await same(`/locations/${LOCATION}/menus`, () => ({ headers: { "if-none-match": menu.headers.etag ?? "" } }));
     await same(`/locations/${LOCATION}/menus`, () => ({ method: "HEAD" }));
@@ -128,7 +137,7 @@ describe("the direct and the Next mount of the REST API", () => {
   });
 
   it("know a caller by the same address on both mounts when no proxy wrote X-Forwarded-For: a retry on the other mount replays", async () => {
-    const init = { method: "POST", headers: { "content-type": "application/json", "Idempotency-Key": `mounts-${randomBytes(8).toString("hex")}` }, body: JSON.stringify({ fulfillmentMethod: "takeout" }) };
+    const init = { method: "POST", headers: { ...AT, "content-type": "application/json", "Idempotency-Key": `mounts-${randomBytes(8).toString("hex")}` }, body: JSON.stringify({ fulfillmentMethod: "takeout" }) };
     const first = await fetch(`${direct.url}${PREFIX}/locations/${LOCATION}/ordering-sessions`, init);
     const retried = await fetch(`${viaNext.url}${PREFIX}/locations/${LOCATION}/ordering-sessions`, init);
     expect([first.status, retried.status]).toEqual([201, 201]);
@@ -183,7 +192,7 @@ describe("the direct and the Next mount of the REST API", () => {
   it("read the same cart alike, whichever mount created it", async () => {
     const created = await fetch(`${direct.url}${PREFIX}/locations/${LOCATION}/ordering-sessions`, {
       method: "POST",
-      headers: { "content-type": "application/json", "Idempotency-Key": `mounts-${randomBytes(8).toString("hex")}` },
+      headers: { ...AT, "content-type": "application/json", "Idempotency-Key": `mounts-${randomBytes(8).toString("hex")}` },
       body: JSON.stringify({ fulfillmentMethod: "takeout" }),
     });
     const { cart, cartAccessToken } = (await created.json()) as { cart: { id: string }; cartAccessToken: string };
