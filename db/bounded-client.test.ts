@@ -124,6 +124,73 @@ describe("bounded client: admission to the pool", () => {
   });
 });
 
+/**
+ * A driver whose transactions end as the test says: each try's statements settle when told, and
+ * `close` fails the try as the driver does when it sees its connection close.
+ */
+function lossyDriver() {
+  const tries: { sent: Sent[]; close: (error: unknown) => void }[] = [];
+  const begin = (body: (sql: TransactionSql) => unknown) =>
+    new Promise((resolve, reject) => {
+      const sent: Sent[] = [];
+      tries.push({ sent, close: reject });
+      const unsafe = (query: string, _parameters?: unknown[], options?: unknown) => {
+        let settle!: Pick<Sent, "resolve" | "reject">;
+        const promise = new Promise((ok, fail) => (settle = { resolve: ok, reject: fail }));
+        sent.push({ query, options, ...settle });
+        return Object.assign(promise, { values: () => promise });
+      };
+      Promise.resolve(body({ unsafe, savepoint: () => Promise.resolve() } as unknown as TransactionSql)).then(resolve, reject);
+    });
+  const client = { options: { max: 1 }, unsafe: () => Promise.reject(new Error("not in this test")), begin } as unknown as Sql;
+  return { client: boundedClient(client, BOUNDS, { prepare: true }), tries };
+}
+
+const connectionReset = () => Object.assign(new Error("write ECONNRESET"), { code: "ECONNRESET" });
+
+describe("bounded client: a transaction's lost connection", () => {
+  it("runs the transaction once more when its connection was lost before any statement was answered", async () => {
+    const { client, tries } = lossyDriver();
+    const transaction = outcome(client.begin(async (sql) => [await sql.unsafe("insert into marks values (1)"), await sql.unsafe("select count(*) from marks")]));
+    await vi.advanceTimersByTimeAsync(0);
+    tries[0]!.sent[0]!.reject(connectionReset());
+    tries[0]!.close(connectionReset());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(tries).toHaveLength(2);
+    // The first try sends nothing more: its body is left waiting, never run on.
+    expect(tries[0]!.sent.map((query) => query.query)).toEqual(["insert into marks values (1)"]);
+    tries[1]!.sent[0]!.resolve(["inserted"]);
+    await vi.advanceTimersByTimeAsync(0);
+    tries[1]!.sent[1]!.resolve(["one"]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(transaction.value).toEqual([["inserted"], ["one"]]);
+  });
+
+  it("fails without running again once a statement was answered, or on the second lost connection", async () => {
+    const answered = lossyDriver();
+    const afterAnswer = outcome(answered.client.begin(async (sql) => [await sql.unsafe("select 1"), await sql.unsafe("select 2")]));
+    await vi.advanceTimersByTimeAsync(0);
+    answered.tries[0]!.sent[0]!.resolve(["one"]);
+    await vi.advanceTimersByTimeAsync(0);
+    answered.tries[0]!.sent[1]!.reject(connectionReset());
+    answered.tries[0]!.close(connectionReset());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answered.tries).toHaveLength(1);
+    expect(afterAnswer.error?.code).toBe("ECONNRESET");
+
+    const twice = lossyDriver();
+    const lostTwice = outcome(twice.client.begin((sql) => sql.unsafe("select 1")));
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      await vi.advanceTimersByTimeAsync(0);
+      twice.tries[attempt]!.sent[0]!.reject(connectionReset());
+      twice.tries[attempt]!.close(connectionReset());
+    }
+    await vi.advanceTimersByTimeAsync(0);
+    expect(twice.tries).toHaveLength(2);
+    expect(lostTwice.error?.code).toBe("ECONNRESET");
+  });
+});
+
 describe("bounded client: statement preparation", () => {
   it("asks the driver for the configured preparation, whatever drizzle asked, in and out of transactions", async () => {
     for (const prepare of [true, false]) {

@@ -18,8 +18,9 @@ import { poolAdmission, type PoolAdmission } from "./pool-admission";
  *   period fails with DATABASE_UNRESPONSIVE, and so does the transaction around it, at once (its
  *   rollback completes whenever the server answers again).
  * - lost connections: a transaction whose connection died (backend killed, server restarted) is
- *   given up at once and sends nothing more; a read, or a BEGIN, that met a pooled connection the
- *   server had already closed runs once more, since nothing of it can have taken effect.
+ *   given up at once and sends nothing more; a read, or a transaction none of whose statements was
+ *   answered, that met a pooled connection the server had already closed runs once more, since
+ *   nothing of it can have taken effect.
  *
  * Both codes map to 503 DEPENDENCY_UNAVAILABLE (server/errors-map.ts). The driver's own teardown
  * bugs are repaired at install time by patches/postgres+3.4.9.patch (patch-package).
@@ -81,7 +82,7 @@ type TransactionBody = (sql: TransactionSql) => unknown;
 function boundedQuery(
   make: () => DriverQuery,
   bounds: ClientBounds,
-  options: { admission: PoolAdmission | undefined; onFailure: (error: unknown) => void; retryOnLostConnection: boolean },
+  options: { admission: PoolAdmission | undefined; onFailure: (error: unknown) => void; onAnswer?: () => void; retryOnLostConnection: boolean },
 ) {
   let wantValues = false;
   let settled: Promise<unknown> | undefined;
@@ -104,6 +105,7 @@ function boundedQuery(
         query.then(
           (value) => {
             release();
+            options.onAnswer?.();
             if (over) return;
             over = true;
             clearTimeout(timer);
@@ -162,10 +164,14 @@ function isConnectionLost(error: unknown): boolean {
 }
 
 type TransactionState = {
-  /** True while the caller still waits for this transaction's outcome. */
+  /** True while the caller still waits for this attempt's outcome. */
   live: () => boolean;
   giveUp: (error: Error) => void;
   connectionLost: boolean;
+  /** Some statement of this attempt was answered: its body has seen the database. */
+  answered: boolean;
+  /** The body returned: the driver sends, or has sent, the COMMIT. */
+  returned: boolean;
 };
 
 /**
@@ -183,12 +189,15 @@ function boundedTransactionSql(sql: TransactionSql, bounds: ClientBounds, prepar
       state.giveUp(asError(error));
     }
   };
+  const onAnswer = () => {
+    state.answered = true;
+  };
   return new Proxy(sql, {
     get(target, property, receiver) {
       if (property === "unsafe") {
         return (query: string, parameters?: unknown[], options?: unknown) =>
           state.live()
-            ? boundedQuery(() => unsafe(query, parameters, withPreparation(options, preparation)), bounds, { admission: undefined, onFailure, retryOnLostConnection: false })
+            ? boundedQuery(() => unsafe(query, parameters, withPreparation(options, preparation)), bounds, { admission: undefined, onFailure, onAnswer, retryOnLostConnection: false })
             : pendingOf(() => Promise.reject(abandoned()), () => undefined);
       }
       if (property === "savepoint") {
@@ -218,12 +227,23 @@ function boundedBegin(client: Sql, bounds: ClientBounds, preparation: StatementP
         phase = "settled";
         outcome();
       };
-      const state: TransactionState = { live: () => phase === "running", giveUp: (error) => settle(() => reject(error)), connectionLost: false };
       // The same bound covers the wait for admission and the BEGIN: the body must start within it.
-      timer = setTimeout(() => {
-        withdraw();
-        state.giveUp(queueTimeout(bounds));
-      }, bounds.queueTimeoutMs);
+      const awaitStart = () =>
+        setTimeout(() => {
+          withdraw();
+          settle(() => reject(queueTimeout(bounds)));
+        }, bounds.queueTimeoutMs);
+      timer = awaitStart();
+
+      // One try of the body on one connection. A try given up for another sends nothing more.
+      let current: TransactionState | undefined;
+      let retriesLeft = 1;
+      // The driver writes BEGIN and the body's first statements together (patches/postgres+3.4.9.patch,
+      // "pipelined BEGIN"). A connection lost before any of them was answered, while the body still ran,
+      // ended a session that never committed: nothing of the try took effect and the body has seen
+      // nothing, so it runs once more on another connection (what a lone BEGIN's retry used to give).
+      const mayRunAgain = (state: TransactionState | undefined, error: unknown) =>
+        retriesLeft > 0 && isConnectionLost(error) && (state === undefined || (!state.answered && !state.returned));
 
       // On a lost connection the driver must neither roll back nor commit (see boundedTransactionSql;
       // the server has already rolled back): the body never settles, and the driver ends the
@@ -234,6 +254,18 @@ function boundedBegin(client: Sql, bounds: ClientBounds, preparation: StatementP
         if (phase !== "waiting") throw abandoned();
         clearTimeout(timer);
         phase = "running";
+        const state: TransactionState = {
+          live: () => phase === "running" && current === state && !state.connectionLost,
+          giveUp: (error) => {
+            // Its retry starts once the driver has ended this try (start, below).
+            if (state.connectionLost && mayRunAgain(state, error)) return;
+            if (current === state) settle(() => reject(error));
+          },
+          connectionLost: false,
+          answered: false,
+          returned: false,
+        };
+        current = state;
         let result: unknown;
         try {
           result = await body(boundedTransactionSql(sql, bounds, preparation, state));
@@ -243,13 +275,12 @@ function boundedBegin(client: Sql, bounds: ClientBounds, preparation: StatementP
         }
         if (state.connectionLost) return stranded();
         // The caller gave up while the body ran (a statement went unanswered): roll back rather than commit.
-        if (phase !== "running") throw abandoned();
+        if (phase !== "running" || current !== state) throw abandoned();
+        state.returned = true;
         timer = setTimeout(() => state.giveUp(unresponsive(bounds)), answerBoundMs(bounds));
         return result;
       };
-      // A BEGIN that met a connection the server had already closed ran nothing: it goes once more to another.
       // The permit goes back when the driver has ended the transaction, which may be after the caller gave up.
-      let retriesLeft = 1;
       const start = (release: () => void) => {
         const started = options === undefined ? client.begin(guardedBody) : client.begin(options, guardedBody);
         started.then(
@@ -258,8 +289,11 @@ function boundedBegin(client: Sql, bounds: ClientBounds, preparation: StatementP
             settle(() => resolve(value));
           },
           (error: unknown) => {
-            if (phase === "waiting" && retriesLeft > 0 && isConnectionLost(error)) {
+            if (phase !== "settled" && mayRunAgain(current, error)) {
               retriesLeft -= 1;
+              current = undefined;
+              phase = "waiting";
+              timer = awaitStart();
               start(release);
             } else {
               release();

@@ -122,14 +122,16 @@ function replayOf<T>(deps: AppDeps, request: IdempotentRequest, record: StoredRe
  *   one-time code), so the replay gives the token only to whoever can present that proof again.
  *
  * The first request of a key costs two statements: the claim, then the answer written over it, which
- * carries the use case's last statement when it hands one over (`lastWrite`). `alongsideClaim` sends
- * the write's first read with the claim, before its outcome is known (a cart mutation's cart read).
+ * carries the use case's last statement when it hands one over (`lastWrite`). The claim goes out
+ * with BEGIN (the driver as patched, patches/postgres+3.4.9.patch), and `alongsideClaim` sends the
+ * write's first read with them, before the claim's outcome is known (a cart mutation's cart read).
  * The answer's statement and the COMMIT go to Postgres together (db/last-statement.ts): a write whose
- * answer was not stored cannot commit (migration 0005), so the COMMIT need not wait for it.
+ * answer was not stored cannot commit (migration 0005), so the COMMIT need not wait for it. A first
+ * request therefore waits for Postgres twice.
  *
  * A replay is answered as soon as the claim has found the stored record, without waiting for its
  * transaction's COMMIT: the transaction wrote nothing (the claim's insert did not happen), so whether
- * that COMMIT succeeds changes nothing, and the replay costs one round trip, not two.
+ * that COMMIT succeeds changes nothing, and the replay waits for Postgres once.
  */
 export async function runIdempotent<T>(
   deps: AppDeps,
