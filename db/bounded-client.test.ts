@@ -126,21 +126,33 @@ describe("bounded client: admission to the pool", () => {
 
 /**
  * A driver whose transactions end as the test says: each try's statements settle when told, and
- * `close` fails the try as the driver does when it sees its connection close.
+ * `close` fails the try as the driver does when it sees its connection close. `startBody(n)`: whether
+ * try n runs its body at once (else `run`); `endsWithBody`: whether a try ends when its body does
+ * (else only `close` ends it, as when the connection is lost during the ROLLBACK). `bodyEnded` says
+ * whether the body's promise settled: the driver sends its COMMIT or ROLLBACK then.
  */
-function lossyDriver() {
-  const tries: { sent: Sent[]; close: (error: unknown) => void }[] = [];
+function lossyDriver(options: { startBody?: (attempt: number) => boolean; endsWithBody?: boolean } = {}) {
+  const tries: { sent: Sent[]; close: (error: unknown) => void; run: () => void; bodyEnded: boolean }[] = [];
   const begin = (body: (sql: TransactionSql) => unknown) =>
     new Promise((resolve, reject) => {
       const sent: Sent[] = [];
-      tries.push({ sent, close: reject });
-      const unsafe = (query: string, _parameters?: unknown[], options?: unknown) => {
+      const unsafe = (query: string, _parameters?: unknown[], queryOptions?: unknown) => {
         let settle!: Pick<Sent, "resolve" | "reject">;
         const promise = new Promise((ok, fail) => (settle = { resolve: ok, reject: fail }));
-        sent.push({ query, options, ...settle });
+        sent.push({ query, options: queryOptions, ...settle });
         return Object.assign(promise, { values: () => promise });
       };
-      Promise.resolve(body({ unsafe, savepoint: () => Promise.resolve() } as unknown as TransactionSql)).then(resolve, reject);
+      const attempt = { sent, close: reject, bodyEnded: false, run: () => undefined as void };
+      attempt.run = () => {
+        const ran = Promise.resolve(body({ unsafe, savepoint: () => Promise.resolve() } as unknown as TransactionSql));
+        ran.then(
+          () => (attempt.bodyEnded = true),
+          () => (attempt.bodyEnded = true),
+        );
+        if (options.endsWithBody ?? true) ran.then(resolve, reject);
+      };
+      tries.push(attempt);
+      if (options.startBody?.(tries.length - 1) ?? true) attempt.run();
     });
   const client = { options: { max: 1 }, unsafe: () => Promise.reject(new Error("not in this test")), begin } as unknown as Sql;
   return { client: boundedClient(client, BOUNDS, { prepare: true }), tries };
@@ -188,6 +200,58 @@ describe("bounded client: a transaction's lost connection", () => {
     await vi.advanceTimersByTimeAsync(0);
     expect(twice.tries).toHaveLength(2);
     expect(lostTwice.error?.code).toBe("ECONNRESET");
+  });
+});
+
+describe("bounded client: a retried transaction", () => {
+  it("a try lost before its body started runs again with a bound of its own: the first try's bound does not end it", async () => {
+    const { client, tries } = lossyDriver({ startBody: (attempt) => attempt > 0 });
+    const transaction = outcome(client.begin((sql) => sql.unsafe("select 1")));
+    await vi.advanceTimersByTimeAsync(BOUNDS.queueTimeoutMs * 0.6);
+    tries[0]!.close(connectionReset());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(tries).toHaveLength(2);
+    // Past the first try's bound, the second try's statement is still awaited, not given up.
+    await vi.advanceTimersByTimeAsync(BOUNDS.queueTimeoutMs * 0.6);
+    expect(transaction.error).toBeUndefined();
+    tries[1]!.sent[0]!.resolve(["one"]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(transaction.value).toEqual(["one"]);
+  });
+
+  it("a body that saw a statement fail is not run again when the connection is lost during its ROLLBACK", async () => {
+    const { client, tries } = lossyDriver({ endsWithBody: false });
+    const transaction = outcome(client.begin((sql) => sql.unsafe("select pg_advisory_xact_lock(1)")));
+    await vi.advanceTimersByTimeAsync(0);
+    tries[0]!.sent[0]!.reject(Object.assign(new Error("canceling statement due to statement timeout"), { code: "57014" }));
+    await vi.advanceTimersByTimeAsync(0);
+    tries[0]!.close(connectionReset());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(tries).toHaveLength(1);
+    expect(transaction.error?.code).toBe("ECONNRESET");
+  });
+
+  it("the first try's body, still running when the retry starts, ends stranded: the driver gets no COMMIT or ROLLBACK from it", async () => {
+    const { client, tries } = lossyDriver();
+    let external!: () => void;
+    const outside = new Promise<void>((resolve) => (external = resolve));
+    const transaction = outcome(
+      client.begin(async (sql) => {
+        await outside;
+        return sql.unsafe("insert into marks values (1)");
+      }),
+    );
+    await vi.advanceTimersByTimeAsync(0);
+    tries[0]!.close(connectionReset());
+    await vi.advanceTimersByTimeAsync(0);
+    expect(tries).toHaveLength(2);
+    external();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(tries[0]!.sent).toEqual([]);
+    expect(tries[0]!.bodyEnded).toBe(false);
+    tries[1]!.sent[0]!.resolve(["inserted"]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(transaction.value).toEqual(["inserted"]);
   });
 });
 

@@ -168,10 +168,10 @@ type TransactionState = {
   live: () => boolean;
   giveUp: (error: Error) => void;
   connectionLost: boolean;
-  /** Some statement of this attempt was answered: its body has seen the database. */
+  /** Some statement of this attempt was answered, or failed otherwise than with its connection: the body has seen the database. */
   answered: boolean;
-  /** The body returned: the driver sends, or has sent, the COMMIT. */
-  returned: boolean;
+  /** The body ended: the driver sends, or has sent, its COMMIT or ROLLBACK. */
+  finished: boolean;
 };
 
 /**
@@ -185,6 +185,7 @@ function boundedTransactionSql(sql: TransactionSql, bounds: ClientBounds, prepar
   const unsafe = sql.unsafe.bind(sql) as unknown as Unsafe;
   const onFailure = (error: unknown) => {
     if (isConnectionLost(error)) state.connectionLost = true;
+    else state.answered = true;
     if (state.connectionLost || (isErrorKind<DatabaseDeadlineError>(error, "DatabaseDeadlineError") && error.code === "DATABASE_UNRESPONSIVE")) {
       state.giveUp(asError(error));
     }
@@ -227,7 +228,8 @@ function boundedBegin(client: Sql, bounds: ClientBounds, preparation: StatementP
         phase = "settled";
         outcome();
       };
-      // The same bound covers the wait for admission and the BEGIN: the body must start within it.
+      // The same bound covers the wait for admission and for a connection: the body must start within it.
+      // (BEGIN's answer is bounded with the body's first statement's, which it goes out with.)
       const awaitStart = () =>
         setTimeout(() => {
           withdraw();
@@ -243,7 +245,7 @@ function boundedBegin(client: Sql, bounds: ClientBounds, preparation: StatementP
       // ended a session that never committed: nothing of the try took effect and the body has seen
       // nothing, so it runs once more on another connection (what a lone BEGIN's retry used to give).
       const mayRunAgain = (state: TransactionState | undefined, error: unknown) =>
-        retriesLeft > 0 && isConnectionLost(error) && (state === undefined || (!state.answered && !state.returned));
+        retriesLeft > 0 && isConnectionLost(error) && (state === undefined || (!state.answered && !state.finished));
 
       // On a lost connection the driver must neither roll back nor commit (see boundedTransactionSql;
       // the server has already rolled back): the body never settles, and the driver ends the
@@ -263,7 +265,7 @@ function boundedBegin(client: Sql, bounds: ClientBounds, preparation: StatementP
           },
           connectionLost: false,
           answered: false,
-          returned: false,
+          finished: false,
         };
         current = state;
         let result: unknown;
@@ -271,12 +273,13 @@ function boundedBegin(client: Sql, bounds: ClientBounds, preparation: StatementP
           result = await body(boundedTransactionSql(sql, bounds, preparation, state));
         } catch (error) {
           if (state.connectionLost) return stranded();
+          state.finished = true;
           throw error;
         }
         if (state.connectionLost) return stranded();
+        state.finished = true;
         // The caller gave up while the body ran (a statement went unanswered): roll back rather than commit.
         if (phase !== "running" || current !== state) throw abandoned();
-        state.returned = true;
         timer = setTimeout(() => state.giveUp(unresponsive(bounds)), answerBoundMs(bounds));
         return result;
       };
@@ -291,8 +294,12 @@ function boundedBegin(client: Sql, bounds: ClientBounds, preparation: StatementP
           (error: unknown) => {
             if (phase !== "settled" && mayRunAgain(current, error)) {
               retriesLeft -= 1;
+              // The old try's body, if it still runs, ends stranded: nothing of it reaches the connection
+              // the retry may reopen on the same pooled slot, not even a ROLLBACK.
+              if (current) current.connectionLost = true;
               current = undefined;
               phase = "waiting";
+              clearTimeout(timer);
               timer = awaitStart();
               start(release);
             } else {

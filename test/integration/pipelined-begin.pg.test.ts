@@ -78,6 +78,29 @@ describe("the connection belongs to the transaction from its BEGIN on", () => {
   });
 });
 
+describe("a BEGIN with options", () => {
+  it("is still awaited: one that fails runs nothing of the body", async () => {
+    const url = databaseUrlOf(database);
+    if (!url) throw new Error("no database URL");
+    const client = postgres(url, { max: 1, onnotice: () => undefined });
+    try {
+      await client`create table if not exists pipelined_begin_options (mark text)`;
+      let ran = false;
+      const failed = client.begin("isolation level bogus", async (tx) => {
+        ran = true;
+        await tx`insert into pipelined_begin_options (mark) values ('ran')`;
+      });
+      await expect(failed).rejects.toMatchObject({ code: "42601" });
+      expect(ran).toBe(false);
+      expect(await client`select count(*)::int as marks from pipelined_begin_options`).toEqual([{ marks: 0 }]);
+      // A BEGIN with valid options runs its body as before.
+      expect(await client.begin("isolation level serializable", (tx) => tx`select current_setting('transaction_isolation') as level`)).toEqual([{ level: "serializable" }]);
+    } finally {
+      await client.end({ timeout: 5 });
+    }
+  });
+});
+
 describe("a connection the server closed before anything was answered", () => {
   it("the transaction runs once more on a new connection and commits once", async () => {
     await database.db.execute(sql`create table if not exists pipelined_begin_marks (mark text primary key)`);
