@@ -20,7 +20,7 @@
  * shared machine falls on all of them alike. Informative, as every CPU figure here: it explains the
  * load benchmark's ratios (bench/README.md), it is not a target.
  */
-import "./quiet-logs";
+import "./production-process";
 import { createRequestContext } from "../server/app/request-context";
 import { PEER_ADDRESS_HEADER } from "../server/http/client-ip";
 import { createProcedureRunner } from "../server/http/openapi-bridge";

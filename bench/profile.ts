@@ -10,7 +10,7 @@
  * profiler, just the process's CPU time per request (user + system), for comparing two versions.
  * `replay`: one add item, then the same request (key, If-Match, body) again and again: each answers the stored outcome.
  */
-import "./quiet-logs";
+import "./production-process";
 import { writeFileSync } from "node:fs";
 import { Session, type Profiler } from "node:inspector/promises";
 import { createBenchDatabase, dropBenchDatabase } from "./database";

@@ -11,7 +11,7 @@
  * at several cart and menu sizes, and PASS/FAIL per target (bench/targets.ts); writes the same to
  * bench/results/latest.{json,md}. Exits non-zero on a FAIL only with --strict.
  */
-import "./quiet-logs";
+import "./production-process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { BENCH_AUTH_SECRET, BENCH_DATABASE, createBenchDatabase, dropBenchDatabase, LARGE_MENU_LOCATION, MENU_SCALING_LOCATIONS } from "./database";
