@@ -12,7 +12,7 @@ import { locations } from "./catalog";
  * `lines` and `priced` are `json`, not `jsonb` (migration 0006): they grow with the cart, no SQL looks
  * inside them, and every mutation reads and writes them whole. `json` keeps the text as written, so
  * Postgres neither converts it to jsonb's binary form on the way in nor back to text on the way out.
- * At 100 lines (about 90 KB) that was most of Postgres's own time per add item.
+ * At 100 lines (about 90 KB, pgbench): the row's update 4.6 -> about 2 ms, its read 1.5 -> about 0.7 ms.
  */
 export const carts = pgTable(
   "carts",
