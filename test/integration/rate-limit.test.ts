@@ -2,7 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { awayFromWindowEdge } from "../rate-limit-window";
+import { awayFromWindowEdge, untilWallClock } from "../rate-limit-window";
 import type { AppDeps } from "../../server/app/deps";
 import { parseEnv } from "../../server/env";
 import { AppError } from "../../server/errors";
@@ -382,7 +382,7 @@ describe("HTTP policy (applyRateLimit)", () => {
     const refused = decisions.at(-1);
     if (refused?.kind !== "limited") throw new Error(`expected the 4th to be limited: ${JSON.stringify(decisions)}`);
     expect(refused.retryAtMs).toBe(refused.resetAtMs + 1);
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, refused.retryAtMs - Date.now())));
+    await untilWallClock(refused.retryAtMs);
     expect((await limiter.check(identifier)).kind).toBe("allowed");
   });
 
