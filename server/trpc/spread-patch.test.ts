@@ -34,9 +34,9 @@ function babelSpread(e: Record<PropertyKey, unknown>, ...rest: unknown[]): Recor
 }
 
 describe("@trpc/server's spread helper (patched)", () => {
-  it("is the native spread in both module formats", () => {
+  it("copies with Object.assign in both module formats", () => {
     expect(chunks.map((name) => name.split(".").pop()).sort()).toEqual(["cjs", "mjs"]);
-    for (const name of chunks) expect(readFileSync(join(dist, name), "utf8")).toContain("return { ...e, ...a, ...b };");
+    for (const name of chunks) expect(readFileSync(join(dist, name), "utf8")).toContain("else Object.assign(e, t);");
   });
 
   it("builds what Babel's helper built, for the arguments tRPC passes", () => {
