@@ -5,7 +5,7 @@ import { runInThisContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 
 /**
- * patches/@trpc+server+11.25.2.patch: tRPC's spread helper is a native object spread. These read the
+ * patches/@trpc+server+11.25.2.patch: tRPC's spread helper copies with Object.assign. These read the
  * installed package (both module formats), so they fail if the patch is missing, and check the claim
  * the patch rests on: for the arguments tRPC passes, the result is what Babel's helper built.
  */
@@ -20,7 +20,7 @@ function helperOf(source: string): Spread {
   return runInThisContext(`(${source.slice(start, end + 2)})`) as Spread;
 }
 
-/** Babel's objectSpread2 as tRPC 11.25.2 ships it unpatched. */
+/** Babel's objectSpread2 as tRPC 11.25.2 ships it unpatched, written out here: the installed copy is the patched one. */
 function babelSpread(e: Record<PropertyKey, unknown>, ...rest: unknown[]): Record<PropertyKey, unknown> {
   rest.forEach((argument, index) => {
     const source = argument ?? {};
