@@ -1,7 +1,7 @@
 import { forEachOpenApiProcedure } from "trpc-to-openapi";
 import { AppError, validationError, type FieldIssue } from "../errors";
 import { appRouter } from "../routers";
-import { pathId } from "../schemas/common";
+import { isPathId } from "../schemas/common";
 import type { StorefrontMeta } from "../trpc/init";
 import type { OperationKind } from "../trpc/operation-kinds";
 
@@ -86,7 +86,7 @@ function matches(route: Route, segments: readonly string[]): boolean {
 
 /**
  * Each path parameter, decoded, checked by the identifier rule every path parameter's schema uses
- * (schemas/common.ts pathId), here where the parameter's name is known: a value outside it is a 400
+ * (schemas/common.ts pathId, as isPathId), here where the parameter's name is known: a value outside it is a 400
  * naming the parameter, and no decoded `/`, `%` or NUL reaches the adapter. `.` and `..` are refused
  * too: no id is a dot segment, and the adapter's URL parser would resolve one.
  */
@@ -95,7 +95,7 @@ function checkedParameters(route: Route, segments: readonly string[]): string[] 
   const values = route.segments.map((part, index) => {
     const value = segments[index] ?? "";
     if ("literal" in part) return part.literal;
-    if (!pathId.safeParse(value).success || value === "." || value === "..") issues.push({ path: part.parameter, message: "must be 1-128 URL-safe characters (A-Z a-z 0-9 . _ : ~ -) after percent-decoding" });
+    if (!isPathId(value) || value === "." || value === "..") issues.push({ path: part.parameter, message: "must be 1-128 URL-safe characters (A-Z a-z 0-9 . _ : ~ -) after percent-decoding" });
     return value;
   });
   if (issues.length > 0) throw validationError("A path parameter is not a valid identifier", issues);

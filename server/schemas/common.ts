@@ -10,7 +10,13 @@ import { CART_ETAG } from "../domain/etag";
 export const MAX_SAFE = 9007199254740991;
 
 export const identifier = z.string().min(1).max(128);
-export const pathId = identifier.regex(/^[A-Za-z0-9._:~-]+$/, "must be 1-128 URL-safe characters");
+const URL_SAFE = /^[A-Za-z0-9._:~-]+$/;
+export const pathId = identifier.regex(URL_SAFE, "must be 1-128 URL-safe characters");
+
+/** pathId's rule as a plain test, for the REST route matcher, which checks every path parameter of every request. */
+export function isPathId(value: string): boolean {
+  return value.length >= 1 && value.length <= 128 && URL_SAFE.test(value);
+}
 
 export const jsonInteger = (min: number, max: number) => z.number().int().min(min).max(max).pipe(z.number());
 /** A bounded JSON number; the pipe's output keeps the bounds, so a response schema documents them too. */
