@@ -22,11 +22,12 @@ const INVALID_VALUE = /[\0\r\n\u0100-\uffff]/;
  */
 export function answerHeaders(init: Record<string, string>): Record<string, string> {
   const merged = new Map<string, string>();
-  for (const [name, value] of Object.entries(init)) {
-    const key = name.toLowerCase();
+  for (const name of Object.keys(init)) {
+    const key = checkedName(name);
+    const raw = String(init[name]);
     // Headers normalises a value by stripping leading and trailing HTTP whitespace.
-    const normalised = String(value).replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "");
-    if (!FIELD_NAME.test(name) || INVALID_VALUE.test(normalised) || key === "set-cookie") throw new TypeError(`invalid response header ${JSON.stringify(name.slice(0, 64))}`);
+    const normalised = hasEdgeWhitespace(raw) ? raw.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "") : raw;
+    if (INVALID_VALUE.test(normalised) || key === "set-cookie") throw invalidHeader(name);
     const previous = merged.get(key);
     merged.set(key, previous === undefined ? normalised : `${previous}, ${normalised}`);
   }
@@ -34,6 +35,27 @@ export function answerHeaders(init: Record<string, string>): Record<string, stri
   for (const key of [...merged.keys()].sort()) headers[key] = merged.get(key) ?? "";
   return headers;
 }
+
+/**
+ * Names already found valid, lower-cased: every answer carries the same handful, so each is checked
+ * against FIELD_NAME once. Bounded, as a procedure could in principle name headers from data.
+ */
+const checkedNames = new Map<string, string>();
+const CHECKED_NAMES_LIMIT = 256;
+
+function checkedName(name: string): string {
+  let key = checkedNames.get(name);
+  if (key === undefined) {
+    if (!FIELD_NAME.test(name)) throw invalidHeader(name);
+    key = name.toLowerCase();
+    if (checkedNames.size < CHECKED_NAMES_LIMIT) checkedNames.set(name, key);
+  }
+  return key;
+}
+
+const isHttpWhitespace = (code: number) => code === 0x09 || code === 0x0a || code === 0x0d || code === 0x20;
+const hasEdgeWhitespace = (value: string) => value.length > 0 && (isHttpWhitespace(value.charCodeAt(0)) || isHttpWhitespace(value.charCodeAt(value.length - 1)));
+const invalidHeader = (name: string) => new TypeError(`invalid response header ${JSON.stringify(name.slice(0, 64))}`);
 
 export function restAnswer(status: number, headers: Record<string, string>, body: string | null): RestAnswer {
   return { status, headers: answerHeaders(headers), body };
