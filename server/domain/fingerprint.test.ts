@@ -114,6 +114,25 @@ describe("canonicalJson", () => {
   });
 });
 
+/** canonicalJson as first written (entries filtered, sorted and joined at each level): stored fingerprints were made with it. */
+function arrayBuiltCanonicalJson(value: unknown): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value) ?? "null";
+  if (Array.isArray(value)) return `[${value.map((item) => arrayBuiltCanonicalJson(item === undefined ? null : item)).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, member]) => member !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${arrayBuiltCanonicalJson(member)}`).join(",")}}`;
+}
+
+describe("canonicalJson's text", () => {
+  it("is the text the array-built version wrote, for any JSON value and undefined members", () => {
+    const withUndefined = fc.letrec<{ value: unknown }>((tie) => ({
+      value: fc.oneof({ depthSize: "small" }, jsonArb, fc.constant(undefined), fc.array(tie("value"), { maxLength: 4 }), fc.dictionary(fc.string({ maxLength: 6 }), tie("value"), { maxKeys: 5 })),
+    })).value;
+    fc.assert(fc.property(withUndefined, (value) => canonicalJson(value) === arrayBuiltCanonicalJson(value)), { numRuns: 500 });
+  });
+});
+
 describe("fingerprint", () => {
   it("is the SHA-256 of the canonical JSON as 64 lower-case hex digits", () => {
     expect(sha256Hex("")).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");

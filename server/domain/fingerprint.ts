@@ -8,13 +8,28 @@ export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") {
     return JSON.stringify(value) ?? "null";
   }
+  // Built by appending, without the entry arrays, filters and joins of each level: every write
+  // fingerprints its request and every repricing its quote (fingerprint.test.ts holds the text to
+  // the one the earlier, array-built version wrote, which stored fingerprints were made with).
   if (Array.isArray(value)) {
-    return `[${value.map((item) => canonicalJson(item === undefined ? null : item)).join(",")}]`;
+    let text = "[";
+    for (let index = 0; index < value.length; index += 1) {
+      const item: unknown = value[index];
+      text += `${index === 0 ? "" : ","}${canonicalJson(item === undefined ? null : item)}`;
+    }
+    return `${text}]`;
   }
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, member]) => member !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([key, member]) => `${JSON.stringify(key)}:${canonicalJson(member)}`).join(",")}}`;
+  const record = value as Record<string, unknown>;
+  let text = "{";
+  let first = true;
+  // Default sort order: UTF-16 code units, as comparing the keys with < does.
+  for (const key of Object.keys(record).sort()) {
+    const member = record[key];
+    if (member === undefined) continue;
+    text += `${first ? "" : ","}${JSON.stringify(key)}:${canonicalJson(member)}`;
+    first = false;
+  }
+  return `${text}}`;
 }
 
 export function sha256Hex(text: string): string {
