@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { deriveKey, seal } from "../security/tokens";
 import { ANSWER_DICTIONARY_Z2 } from "./answer-dictionary";
 import { packAnswer, unpackAnswer } from "./answer-pack";
+import { answerText } from "./answer-text";
 
 const key = deriveKey("a-test-secret-that-is-long-enough-000000", "idempotency-response");
 const line = (index: number) => ({
@@ -55,5 +56,20 @@ describe("stored idempotent answers", () => {
     const at = Math.floor(packed.length / 2);
     const tampered = `${packed.slice(0, at)}${packed[at] === "A" ? "B" : "A"}${packed.slice(at + 1)}`;
     expect(() => unpackAnswer(key, tampered)).toThrow();
+  });
+
+  it("remember the text an answer was packed from or unpacked to, which the response then sends as it is", () => {
+    const answer = structuredClone(cart);
+    const packed = packAnswer(key, answer);
+    // Changed afterwards, which no answer is once stored: the text sent is the stored one, so this shows it is reused.
+    answer.status = "CHANGED";
+    expect(answerText(answer)).toBe(JSON.stringify(cart));
+    const replayed = unpackAnswer(key, packed) as typeof cart;
+    replayed.status = "CHANGED";
+    expect(answerText(replayed)).toBe(JSON.stringify(cart));
+    // Any other object, and a value that is not one, is serialised as JSON.stringify would.
+    expect(answerText(structuredClone(answer))).toBe(JSON.stringify(answer));
+    expect(answerText(undefined)).toBeUndefined();
+    expect(answerText("a")).toBe('"a"');
   });
 });

@@ -1,6 +1,7 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { seal, unseal, unsealBytes } from "../security/tokens";
 import { ANSWER_DICTIONARY_Z2 } from "./answer-dictionary";
+import { rememberAnswerText } from "./answer-text";
 
 /**
  * A stored idempotent answer: its JSON compressed (raw deflate), then sealed (AES-256-GCM), as base64url
@@ -8,17 +9,25 @@ import { ANSWER_DICTIONARY_Z2 } from "./answer-dictionary";
  * (./answer-dictionary.ts); a 5-line cart's record takes about 0.15 of the answer, a 100-line cart's 0.05.
  * Read as well: "z1." (deflated without a dictionary, written until 2026-11-25) and, without a prefix,
  * sealed plain JSON (before compression): records of either kind replay until they expire.
+ *
+ * The text an answer is packed from, or unpacked to, is remembered with the answer (./answer-text.ts):
+ * the response sends it as it is.
  */
 const Z2 = "z2.";
 const Z1 = "z1.";
 const DEFLATE_LEVEL = 3;
 
 export function packAnswer(key: Buffer, body: unknown): string {
-  return Z2 + seal(key, deflateRawSync(JSON.stringify(body), { level: DEFLATE_LEVEL, dictionary: ANSWER_DICTIONARY_Z2 }));
+  const text = JSON.stringify(body);
+  rememberAnswerText(body, text);
+  return Z2 + seal(key, deflateRawSync(text, { level: DEFLATE_LEVEL, dictionary: ANSWER_DICTIONARY_Z2 }));
 }
 
 export function unpackAnswer(key: Buffer, stored: string): unknown {
-  return JSON.parse(answerJson(key, stored)) as unknown;
+  const text = answerJson(key, stored);
+  const body = JSON.parse(text) as unknown;
+  rememberAnswerText(body, text);
+  return body;
 }
 
 function answerJson(key: Buffer, stored: string): string {

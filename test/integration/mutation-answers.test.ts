@@ -71,3 +71,25 @@ describe("a mutation's answer is the cart a GET reads right after", () => {
     await expectReadBackIdentical(cart, await mutate(app, cart, "PUT", "/gratuity", { rate: "0.15" }));
   });
 });
+
+describe("a replayed write answers the text its original answered, byte for byte (the stored text is sent as it is)", () => {
+  it("for a cart mutation and a signed-in customer's new cart", async () => {
+    const cart = await startCart(app);
+    const headers = { ...cartCredential(cart), "If-Match": cart.etag, "Idempotency-Key": idemKey() };
+    const path = `/locations/${cart.locationId}/carts/${cart.cartId}/items`;
+    const original = await app.call("POST", path, { headers, body: calamari });
+    const replay = await app.call("POST", path, { headers, body: calamari });
+    expect(original.status, original.text).toBe(200);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.headers.get("etag")).toBe(original.headers.get("etag"));
+    expect(replay.text).toBe(original.text);
+
+    const { token } = await signIn(app);
+    const created = { headers: { Authorization: `Bearer ${token}`, "Idempotency-Key": idemKey() }, body: { fulfillmentMethod: "takeout" } };
+    const first = await app.call("POST", `/locations/${HARBOR.locationId}/carts`, created);
+    const again = await app.call("POST", `/locations/${HARBOR.locationId}/carts`, created);
+    expect(first.status, first.text).toBe(201);
+    expect(again.headers.get("idempotent-replayed")).toBe("true");
+    expect(again.text).toBe(first.text);
+  });
+});
