@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { initTRPC } from "@trpc/server";
+import type * as TrpcToOpenapi from "trpc-to-openapi";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -10,7 +11,7 @@ import { z } from "zod";
  * through JSON.stringify otherwise. Checked in both module formats of the installed package, so this
  * fails if the patch is missing from either.
  */
-type Adapter = typeof import("trpc-to-openapi");
+type Adapter = typeof TrpcToOpenapi;
 const formats: [string, () => Promise<Adapter>][] = [
   ["CommonJS", () => Promise.resolve(createRequire(import.meta.url)("trpc-to-openapi") as Adapter)],
   ["ESM", () => import("trpc-to-openapi")],
