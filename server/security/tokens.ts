@@ -1,11 +1,12 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, timingSafeEqual } from "node:crypto";
+import { secureRandomBytes } from "./random";
 
 /**
  * Opaque capabilities (cart, receipt): 256 random bits, prefixed by kind so a leaked token says what
  * it is. Only the SHA-256 is stored; the database never holds a usable token.
  */
 export function newCapability(prefix: "ct" | "rt"): string {
-  return `${prefix}_${randomBytes(32).toString("base64url")}`;
+  return `${prefix}_${secureRandomBytes(32).toString("base64url")}`;
 }
 
 export function hashToken(token: string): string {
@@ -19,7 +20,7 @@ export function sameHash(a: string, b: string): boolean {
 }
 
 export function newId(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString("base64url")}`;
+  return `${prefix}_${secureRandomBytes(12).toString("base64url")}`;
 }
 
 /** A 256-bit key for one purpose, derived from the service secret (HKDF-SHA256). */
@@ -29,7 +30,7 @@ export function deriveKey(secret: string, purpose: string): Buffer {
 
 /** AES-256-GCM: `base64url(iv | tag | ciphertext)`. */
 export function seal(key: Buffer, plaintext: string | Buffer): string {
-  const iv = randomBytes(12);
+  const iv = secureRandomBytes(12);
   const cipher = createCipheriv("aes-256-gcm", key, iv);
   const body = Buffer.concat([typeof plaintext === "string" ? cipher.update(plaintext, "utf8") : cipher.update(plaintext), cipher.final()]);
   return Buffer.concat([iv, cipher.getAuthTag(), body]).toString("base64url");
