@@ -30,7 +30,11 @@ export type QueryCountReport = {
 /** What the counting connection has sent: statements, COMMITs among them, and round trips (writes after an answer; see countingSocket). */
 export type StatementCounts = { count: number; commits: number; roundTrips: number };
 
-export async function openCountingDatabase(url: string, options: { counting: boolean } = { counting: true }): Promise<{ handle: DatabaseHandle; statements: StatementCounts }> {
+/** `onStatement` (tests) sees each statement's text as it is sent, when counting. */
+export async function openCountingDatabase(
+  url: string,
+  options: { counting: boolean; onStatement?: (query: string) => void } = { counting: true },
+): Promise<{ handle: DatabaseHandle; statements: StatementCounts }> {
   const statements: StatementCounts = { count: 0, commits: 0, roundTrips: 0 };
   // With a `debug` hook the driver captures a stack trace for every query it makes (postgres-js
   // query.js), which a CPU profile of the service must not include: `counting: false` leaves the
@@ -39,6 +43,7 @@ export async function openCountingDatabase(url: string, options: { counting: boo
     ? {
         debug: (_connection: number, query: string) => {
           statements.count += 1;
+          options.onStatement?.(query);
           if (/^\s*commit\b/i.test(query)) statements.commits += 1;
         },
         ...countingSocket(() => (statements.roundTrips += 1)),

@@ -1,9 +1,6 @@
-import { is } from "drizzle-orm";
-import { DrizzleQueryError } from "drizzle-orm/errors";
-import { PostgresJsSession } from "drizzle-orm/postgres-js";
 import type { Tx } from "./client";
-import { drizzleSql, statementText, type Fragment } from "./fragment";
-import { queryRows } from "./rows";
+import { drizzleSql, type Fragment } from "./fragment";
+import { driverQuery, queryRows } from "./rows";
 
 /** A statement's rows, or why it failed; never a rejection, since it is read after its transaction ended. */
 export type Settled<T> = { rows: T[] } | { error: Error };
@@ -29,18 +26,10 @@ const settled = <T>(sent: PromiseLike<T[]>): Promise<Settled<T>> =>
  * awaited before the body returns, and the result is the same.
  */
 export async function sendBeforeCommit<T>(tx: Tx, statement: Fragment): Promise<{ result: Promise<Settled<T>> }> {
-  const session = tx._.session;
-  if (!is(session, PostgresJsSession)) {
+  const sent = driverQuery<T>(tx, statement);
+  if (!sent) {
     const result = await settled(queryRows<T>(tx, drizzleSql(statement)));
     return { result: Promise.resolve(result) };
   }
-  const { text, params } = statementText(statement);
-  // The same error shape as a statement sent through drizzle (its cause is the driver's error).
-  const sent = session.client.unsafe<T[]>(text, params as never[], { prepare: true }).then(
-    (rows) => rows,
-    (error: unknown) => {
-      throw new DrizzleQueryError(text, params, error instanceof Error ? error : undefined);
-    },
-  );
   return { result: settled(sent) };
 }

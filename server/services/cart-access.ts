@@ -1,7 +1,8 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { Executor } from "../../db/client";
 import { projection } from "../../db/projection";
-import { queryRows } from "../../db/rows";
+import { fragment, rawFragment } from "../../db/fragment";
+import { fragmentRows } from "../../db/rows";
 import { carts, locations, merchants } from "../../db/schema";
 import { cartEtag } from "../domain/etag";
 import { AppError, notFound } from "../errors";
@@ -55,17 +56,17 @@ type CartRead<T extends { cart: CartRow }> = (db: Executor, locationId: string, 
 
 // Both reads are written once from the schema (db/projection.ts): they run on every cart request.
 const cartColumns = projection(carts, "c");
-const cartOnlyQuery = sql.raw(`select ${cartColumns.text} from carts c where c.id = `);
+const cartOnlyQuery = rawFragment(`select ${cartColumns.text} from carts c where c.id = `);
 
 const cartOnly: CartRead<{ cart: CartRow }> = async (db, locationId, cartId) => {
-  const [row] = await queryRows<Record<string, unknown>>(db, sql`${cartOnlyQuery}${cartId} and c.location_id = ${locationId}`);
+  const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${cartOnlyQuery}${cartId} and c.location_id = ${locationId}`);
   return row ? { cart: cartColumns.read(row) } : undefined;
 };
 
 const joinedCart = projection(carts, "c", "c_");
 const joinedLocation = projection(locations, "l", "l_");
 const joinedMerchant = projection(merchants, "m", "m_");
-const withLocationQuery = sql.raw(
+const withLocationQuery = rawFragment(
   `select ${joinedCart.text}, ${joinedLocation.text}, ${joinedMerchant.text} from carts c ` +
     `join locations l on l.id = c.location_id join merchants m on m.id = l.merchant_id where c.id = `,
 );
@@ -76,18 +77,18 @@ type CartWithLocation = { cart: CartRow; location: LocationWithMerchant };
 export type LocationRevisions = Pick<LocationRow, "catalogRevision" | "policyRevision">;
 type CartWithRevisions = { cart: CartRow; revisions: LocationRevisions };
 
-const withRevisionsQuery = sql.raw(
+const withRevisionsQuery = rawFragment(
   `select ${joinedCart.text}, l."catalog_revision" as "l_catalog_revision", l."policy_revision" as "l_policy_revision" ` +
     `from carts c join locations l on l.id = c.location_id where c.id = `,
 );
 
 const readWithRevisions: CartRead<CartWithRevisions> = async (db, locationId, cartId) => {
-  const [row] = await queryRows<Record<string, unknown>>(db, sql`${withRevisionsQuery}${cartId} and c.location_id = ${locationId}`);
+  const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${withRevisionsQuery}${cartId} and c.location_id = ${locationId}`);
   return row ? { cart: joinedCart.read(row), revisions: { catalogRevision: Number(row.l_catalog_revision), policyRevision: Number(row.l_policy_revision) } } : undefined;
 };
 
 const readWithLocation: CartRead<CartWithLocation> = async (db, locationId, cartId) => {
-  const [row] = await queryRows<Record<string, unknown>>(db, sql`${withLocationQuery}${cartId} and c.location_id = ${locationId}`);
+  const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${withLocationQuery}${cartId} and c.location_id = ${locationId}`);
   return row ? { cart: joinedCart.read(row), location: { ...joinedLocation.read(row), merchant: joinedMerchant.read(row) } } : undefined;
 };
 

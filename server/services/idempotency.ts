@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
-import { sql } from "drizzle-orm";
-import { drizzleSql, fragment, rawFragment, type Fragment } from "../../db/fragment";
+import { fragment, rawFragment, type Fragment } from "../../db/fragment";
 import type { Executor, Tx } from "../../db/client";
 import { sendBeforeCommit, type Settled } from "../../db/last-statement";
-import { queryRows } from "../../db/rows";
+import { fragmentRows } from "../../db/rows";
 import { setClause } from "../../db/write-clauses";
 import { idempotencyRecords } from "../../db/schema";
 import { canonicalJson } from "../domain/fingerprint";
@@ -231,7 +230,7 @@ export async function lastWrite(tx: Tx, statement: Fragment, onNoRow: LastWrite[
     lastWrites.set(tx, { statement, onNoRow });
     return;
   }
-  const rows = await queryRows(tx, drizzleSql(statement));
+  const rows = await fragmentRows(tx, statement);
   if (rows.length === 0) await onNoRow(tx);
 }
 
@@ -245,9 +244,9 @@ export async function lastWrite(tx: Tx, statement: Fragment, onNoRow: LastWrite[
 async function claimKey(tx: Tx, request: IdempotentRequest, now: Date, expiresAt: Date): Promise<{ state: "claimed" | "busy" } | { state: "taken"; record: StoredRecord | undefined }> {
   const { scope, key, operation, fingerprint } = request;
   const at = now.toISOString();
-  const [row] = await queryRows<{ locked: boolean; claimed: boolean; record: StoredRecord | string | null }>(
+  const [row] = await fragmentRows<{ locked: boolean; claimed: boolean; record: StoredRecord | string | null }>(
     tx,
-    sql`with lock as (select pg_try_advisory_xact_lock(${keyLockId(scope, key)}) as locked),
+    fragment`with lock as (select pg_try_advisory_xact_lock(${keyLockId(scope, key)}) as locked),
       claim as (
         insert into idempotency_records (scope, operation, key, request_fingerprint, status_code, response_sealed, response_headers, created_at, expires_at)
         select ${scope}, ${operation}, ${key}, ${fingerprint}, 0, '', '{}'::jsonb, ${at}::timestamptz, ${expiresAt.toISOString()}::timestamptz from lock where locked

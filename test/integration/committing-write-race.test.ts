@@ -1,7 +1,7 @@
-import { PgDialect } from "drizzle-orm/pg-core";
-import type { SQL } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Db } from "../../db/client";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Executor } from "../../db/client";
+import type * as Rows from "../../db/rows";
+import { statementText, type Fragment } from "../../db/fragment";
 import { createTestApp, HARBOR, idemKey, startCart, type TestApp, type TestResponse } from "../harness";
 import { chowderCup } from "../checkout-helpers";
 import { deliveryAddressNearHarbor } from "../routes";
@@ -12,32 +12,32 @@ import { deliveryAddressNearHarbor } from "../routes";
  * the two must be replayed, not reported as this request's failed precondition: a client retrying its
  * own completed request is not told to reload and retry (409 CART_CONFLICT).
  *
- * The database handle runs a hook just before the next cart read outside a transaction: there, the
- * identical request runs to its end.
+ * A hook runs just before the next cart read outside a transaction (every cart read goes through
+ * db/rows.ts fragmentRows, on either driver): there, the identical request runs to its end.
  */
-const dialect = new PgDialect();
-let app: TestApp;
-let beforeNextCartRead: (() => Promise<void>) | undefined;
+type Hooks = { beforeNextCartRead: (() => Promise<void>) | undefined; database: unknown };
+const hooks: Hooks = vi.hoisted((): Hooks => ({ beforeNextCartRead: undefined, database: undefined }));
 
-function pausingBeforeCartRead(db: Db): Db {
-  return new Proxy(db, {
-    get(target, property) {
-      const value: unknown = Reflect.get(target, property, target);
-      if (property !== "execute" || typeof value !== "function") return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-      return async (query: SQL) => {
-        const hook = beforeNextCartRead;
-        if (hook && dialect.sqlToQuery(query).sql.includes("from carts c join locations")) {
-          beforeNextCartRead = undefined;
-          await hook();
-        }
-        return (value as (query: SQL) => Promise<unknown>).call(target, query);
-      };
+vi.mock("../../db/rows", async (importOriginal) => {
+  const rows = await importOriginal<typeof Rows>();
+  return {
+    ...rows,
+    fragmentRows: async <T>(executor: Executor, statement: Fragment): Promise<T[]> => {
+      const hook = hooks.beforeNextCartRead;
+      if (hook && executor === hooks.database && statementText(statement).text.includes("from carts c join locations")) {
+        hooks.beforeNextCartRead = undefined;
+        await hook();
+      }
+      return rows.fragmentRows<T>(executor, statement);
     },
-  });
-}
+  };
+});
+
+let app: TestApp;
 
 beforeAll(async () => {
-  app = await createTestApp({ overrides: (deps) => ({ database: { ...deps.database, db: pausingBeforeCartRead(deps.database.db) } }) });
+  app = await createTestApp();
+  hooks.database = app.deps.database.db;
 });
 afterAll(async () => {
   await app.close();
@@ -53,7 +53,7 @@ describe("an identical set-delivery that commits while this one checks its preco
     const send = () => app.call("PUT", `${path}/set-delivery`, { headers, body: deliveryAddressNearHarbor });
 
     let first: TestResponse | undefined;
-    beforeNextCartRead = async () => {
+    hooks.beforeNextCartRead = async () => {
       first = await send();
     };
     const second = await send();

@@ -18,12 +18,14 @@ import { createTestApp, databaseUrlOf, HARBOR, idemKey, mutate, openTestDatabase
 let app: TestApp;
 let database: DatabaseHandle;
 let statements: StatementCounts;
+/** The statements' texts in the order the driver sent them. */
+const sentTexts: string[] = [];
 
 beforeAll(async () => {
   database = await openTestDatabase("postgres");
   const url = databaseUrlOf(database);
   if (!url) throw new Error("no URL for the Postgres test database");
-  const counting = await openCountingDatabase(url);
+  const counting = await openCountingDatabase(url, { counting: true, onStatement: (query) => sentTexts.push(query) });
   statements = counting.statements;
   await counting.handle.ping();
   app = await createTestApp({ database: counting.handle });
@@ -43,6 +45,24 @@ async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statement
 }
 
 /** What a counted request cost: statements sent, and round trips. */
+/** The texts `run` sent, in order. */
+async function textsSent(run: () => Promise<unknown>): Promise<string[]> {
+  const from = sentTexts.length;
+  await run();
+  return sentTexts.slice(from);
+}
+
+/** Which of the statements each one is: BEGIN, the key's claim, a read by what it reads from, or the rest. */
+const statementKinds = (texts: string[]) =>
+  texts.map((text) => {
+    if (/^\s*begin\b/i.test(text)) return "begin";
+    if (text.includes("pg_try_advisory_xact_lock")) return "claim";
+    if (/from carts c join locations l/.test(text)) return "cart read";
+    if (/from locations l join merchants m/.test(text)) return "location read";
+    if (/^\s*commit\b/i.test(text)) return "commit";
+    return "write";
+  });
+
 const costOf = ({ statements: sent, roundTrips }: { statements: number; roundTrips: number }) => ({ sent, roundTrips });
 
 async function addLine(cart: CartHandle, instructions: string) {
@@ -88,6 +108,13 @@ describe("add item", () => {
     expect({ statements: sent - 1, roundTrips: roundTrips - 1 }).toEqual({ statements: 4, roundTrips: 2 });
   });
 
+  it("sends the key's claim before the cart read that goes with it, so the read runs after the claim", async () => {
+    const cart = await startCart(app);
+    await addLine(cart, "first");
+    const texts = await textsSent(() => addLine(cart, "second"));
+    expect(statementKinds(texts)).toEqual(["begin", "claim", "cart read", "write", "commit"]);
+  });
+
   it("reads the product again after a publication, and prices the new line at the published price", async () => {
     const cart = await startCart(app);
     await addLine(cart, "before");
@@ -109,6 +136,11 @@ describe("ordering session", () => {
     const { result: cart, statements: sent, roundTrips } = await counted(() => startCart(app));
     expect(cart.etag).toBe('"cart-0"');
     expect({ statements: sent, roundTrips }).toEqual({ statements: 5, roundTrips: 2 });
+  });
+
+  it("sends the key's claim before the location read that goes with it", async () => {
+    await startCart(app);
+    expect(statementKinds(await textsSent(() => startCart(app)))).toEqual(["begin", "claim", "location read", "write", "commit"]);
   });
 });
 
