@@ -1,6 +1,9 @@
-import { eq, is } from "drizzle-orm";
+import { getTableName, is } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { Executor } from "../../../db/client";
+import { fragment, rawFragment } from "../../../db/fragment";
+import { projection } from "../../../db/projection";
+import { fragmentRows } from "../../../db/rows";
 import { customerSessions, customers } from "../../../db/schema";
 import { AppError } from "../../errors";
 import { bearerToken, readCustomerToken, type CustomerTokenClaims } from "../../security/customer-token";
@@ -96,17 +99,25 @@ export async function requireLiveSession(ctx: RequestContext, tx: Executor): Pro
   await authenticateCustomer(ctx, tx);
 }
 
+// The session with its customer, by the session's primary key: written once from the schema
+// (db/projection.ts), as every signed-in request reads it.
+const sessionColumns = projection(customerSessions, "s", "s_");
+const customerColumns = projection(customers, "cu", "cu_");
+const sessionQuery = rawFragment(
+  `select ${sessionColumns.text}, ${customerColumns.text} from "${getTableName(customerSessions)}" s ` +
+    `join "${getTableName(customers)}" cu on cu.id = s.customer_id where s.id = `,
+);
+const sessionLocks = { share: rawFragment(" for share of s"), update: rawFragment(" for update of s") } satisfies Record<SessionLock, unknown>;
+const noLock = rawFragment("");
+
 async function resolvePrincipal(ctx: RequestContext, db: Executor, lock: SessionLock): Promise<CustomerPrincipal> {
   if (!ctx.credential.bearer) throw new AppError("UNAUTHORIZED", "Sign in first: send Authorization: Bearer <customer token>");
   const claims = await bearerClaims(ctx);
   if (!claims) throw new AppError("UNAUTHORIZED", "The bearer token is not a valid customer token (malformed, expired or issued for something else)");
-  const query = db
-    .select({ session: customerSessions, customer: customers })
-    .from(customerSessions)
-    .innerJoin(customers, eq(customers.id, customerSessions.customerId))
-    .where(eq(customerSessions.id, claims.sid));
   // is(), not instanceof: it holds across two copies of drizzle-orm in one bundle.
-  const [row] = is(db, PgTransaction) ? await query.for(lock, { of: customerSessions }) : await query;
+  const locked = is(db, PgTransaction) ? sessionLocks[lock] : noLock;
+  const [found] = await fragmentRows<Record<string, unknown>>(db, fragment`${sessionQuery}${claims.sid}${locked}`);
+  const row = found && { session: sessionColumns.read(found), customer: customerColumns.read(found) };
   const live =
     row !== undefined &&
     row.session.revokedAt === null &&
