@@ -49,15 +49,16 @@ const t = initTRPC
 
 /**
  * Refuses text that Postgres cannot store as sent (NUL, unpaired surrogates) anywhere in the raw
- * input, path and query parameters included, before any procedure parses or stores it.
+ * input, path and query parameters included, before any procedure parses or stores it. Every
+ * procedure's first middleware calls it (./procedures.ts presentRequest).
  */
-const rejectUnstorableText = t.middleware(async ({ getRawInput, next }) => {
-  const issue = findUnstorableText(await getRawInput());
+export function refuseUnstorableText(rawInput: unknown): void {
+  const issue = findUnstorableText(rawInput);
   if (issue) throw validationError("Text in the request must be valid Unicode without NUL characters", [issue]);
-  return next();
-});
+}
 
 export const router = t.router;
-export const procedure = t.procedure.use(rejectUnstorableText);
+/** Bare: ./procedures.ts builds every procedure from it, with presentRequest first. */
+export const procedure = t.procedure;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;

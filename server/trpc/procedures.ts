@@ -5,7 +5,7 @@ import { parseIfMatch } from "../domain/etag";
 import { AppError, validationError } from "../errors";
 import { idempotentRequest, runIdempotent, storedOutcome, type IdempotentRequest, type Outcome } from "../services/idempotency";
 import type { CartMutationContext, Commit, CommittingCartMutation, CommittingWrite, TransactionalWrite } from "../services/operation-context";
-import { middleware, procedure, type StorefrontMeta } from "./init";
+import { middleware, procedure, refuseUnstorableText, type StorefrontMeta } from "./init";
 import { credentials, kindRules, type OperationKind } from "./operation-kinds";
 import { responseSchema } from "./response-validation";
 import { cartReadAhead } from "../services/cart-access";
@@ -13,13 +13,16 @@ import { readSessionAhead, requireLiveSession, type SessionLock } from "../servi
 
 /**
  * Procedures, one builder per way an operation runs. Each takes the operation's meta (its kind, from
- * server/routers/meta.ts), and the kind's rules run as tRPC middlewares, in this order, after the
- * input is parsed:
+ * server/routers/meta.ts), and the kind's rules run as tRPC middlewares, in this order:
  *
- * 1. credential: the headers the kind's credential accepts become `ctx.credential` (presented, not
- *    yet verified: the use case verifies them after an idempotent replay, in its transaction);
- * 2. If-Match (cart mutations): `ctx.expectedRevision`, or 428 / 400;
- * 3. Idempotency-Key (writes): 400 without a valid key; then the write runs under its key.
+ * 1. before the input is parsed (presentRequest, every procedure): text Postgres cannot store is
+ *    refused (400), and the headers the kind's credential accepts become `ctx.credential` (presented,
+ *    not yet verified: the use case verifies them after an idempotent replay, in its transaction);
+ * 2. after it (writeRules, writes): If-Match (cart mutations): `ctx.expectedRevision`, or 428 / 400;
+ *    then Idempotency-Key: 400 without a valid key; then the write runs under its key.
+ *
+ * One middleware for each step, not one per rule: every tRPC middleware step copies the call's
+ * options and context, and awaits the next.
  *
  * A transactional write runs inside the transaction its kind opens: the key's lock, a replay of the
  * stored answer, the write (`ctx.tx`) and the answer stored with it commit together. A write that
@@ -41,14 +44,20 @@ function kindOf(meta: StorefrontMeta | undefined): OperationKind {
 const headerOf: Record<string, keyof PresentedCredential> = { "X-Cart-Token": "cartToken", "X-Receipt-Token": "receiptToken", Authorization: "bearer" };
 
 /** The credential headers the kind accepts, and no other. */
-const presentCredential = middleware(({ ctx, meta, next }) => {
+function presentedCredential(ctx: RequestContext, kind: OperationKind): PresentedCredential {
   const credential: PresentedCredential = {};
-  for (const name of credentials[kindRules[kindOf(meta)].credential].headers) {
+  for (const name of credentials[kindRules[kind].credential].headers) {
     const value = ctx.header(name.toLowerCase());
     const field = headerOf[name];
     if (value !== undefined && field) credential[field] = value;
   }
-  return next({ ctx: { credential } });
+  return credential;
+}
+
+/** Every procedure's first middleware: unstorable text refused, then the kind's credential presented. */
+const presentRequest = middleware(async ({ ctx, meta, getRawInput, next }) => {
+  refuseUnstorableText(await getRawInput());
+  return next({ ctx: { credential: presentedCredential(ctx, kindOf(meta)) } });
 });
 
 /** The revision the client says it holds. Missing If-Match: 428. Malformed: 400. */
@@ -145,7 +154,7 @@ function writeRules(options: WriteOptions) {
 /** A read: the kind's credential is presented; the route adds input, output and resolver. */
 export function readProcedure(meta: StorefrontMeta) {
   kindOf(meta);
-  return procedure.meta(meta).use(presentCredential);
+  return procedure.meta(meta).use(presentRequest);
 }
 
 type Schemas<I extends z.ZodType, O extends z.ZodType> = { input: I; output: O };
@@ -155,8 +164,8 @@ type Resolver<C, I extends z.ZodType, O extends z.ZodType> = (options: { ctx: C;
 function writeProcedure<C, I extends z.ZodType, O extends z.ZodType>(meta: Meta, schemas: Schemas<I, O>, options: WriteOptions, resolve: Resolver<C, I, O>) {
   return procedure
     .meta(meta)
+    .use(presentRequest)
     .input(schemas.input)
-    .use(presentCredential)
     .use(writeRules(options))
     .output(responseSchema(schemas.output))
     .mutation(async ({ ctx, input }) => {
