@@ -30,6 +30,9 @@ export type AccessEntry = {
  * raw URL, so no token, code, client secret or card detail can reach it.
  */
 export function logRequest(entry: AccessEntry): void {
+  const failed = entry.status >= 500;
+  // With info lines off (LOG_LEVEL=warn), only a failure is written: the line is not built for nothing.
+  if (!failed && !logger.isLevelEnabled("info")) return;
   const line = {
     requestId: entry.requestId,
     transport: entry.transport,
@@ -41,6 +44,6 @@ export function logRequest(entry: AccessEntry): void {
     latencyMs: Math.round((performance.now() - entry.startedAt) * 10) / 10,
     principal: presentedPrincipal(entry.headers),
   };
-  if (entry.status >= 500) logger.warn(line, "request");
+  if (failed) logger.warn(line, "request");
   else logger.info(line, "request");
 }
