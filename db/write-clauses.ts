@@ -1,5 +1,5 @@
 import { getTableColumns, type InferInsertModel, type Table } from "drizzle-orm";
-import { Fragment, joinFragments } from "./fragment";
+import { Fragment } from "./fragment";
 
 /**
  * The SET list of an UPDATE, and the column and VALUES lists of an INSERT, of `values` (undefined
@@ -21,12 +21,14 @@ export function setClause<T extends Table>(table: T, values: Partial<InferInsert
 /** `("a", "b") values ($1, $2)` for `insert into <table> ...`. */
 export function insertClause<T extends Table>(table: T, values: InferInsertModel<T>): Fragment {
   const given = assignments(table, values);
-  const names = given.map(({ target }) => target.quoted).join(", ");
-  const list = joinFragments(
-    given.map(({ target, value }) => new Fragment(["", ""], [columnValue(target.column, value)])),
-    ", ",
+  // The text around the n values: the column list and "values (" before the first, ", " between, ")" after the last.
+  const parts = [`(${given.map(({ target }) => target.quoted).join(", ")}) values (`];
+  for (let index = 1; index < given.length; index += 1) parts.push(", ");
+  parts.push(")");
+  return new Fragment(
+    parts,
+    given.map(({ target, value }) => columnValue(target.column, value)),
   );
-  return joinFragments([new Fragment([`(${names}) values (`], []), list, new Fragment([")"], [])], "");
 }
 
 type Column = ReturnType<typeof getTableColumns>[string];
