@@ -87,18 +87,20 @@ const readWithRevisions: CartRead<CartWithRevisions> = async (db, locationId, ca
   return row ? { cart: joinedCart.read(row), revisions: { catalogRevision: Number(row.l_catalog_revision), policyRevision: Number(row.l_policy_revision) } } : undefined;
 };
 
-const readWithLocation: CartRead<CartWithLocation> = async (db, locationId, cartId) => {
-  const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${withLocationQuery}${cartId} and c.location_id = ${locationId}`);
-  return row ? { cart: joinedCart.read(row), location: { ...joinedLocation.read(row), merchant: joinedMerchant.read(row) } } : undefined;
-};
-
 /**
  * The cart read a mutation starts with, which its kind can send with the Idempotency-Key's claim
  * (server/trpc/procedures.ts): unchecked, until `loadAuthorized` checks the credential against it.
+ * It reads the raw row; the row is decoded (its JSON parsed, its timestamps made Dates) only when the
+ * use case takes it, so that a replay, which answers from the stored record, never decodes it.
  */
-export const cartReadAhead = readAhead(readWithLocation);
+export const cartReadAhead = readAhead((db: Executor, locationId: string, cartId: string) =>
+  fragmentRows<Record<string, unknown>>(db, fragment`${withLocationQuery}${cartId} and c.location_id = ${locationId}`),
+);
 
-const withLocation: CartRead<CartWithLocation> = cartReadAhead.read;
+const withLocation: CartRead<CartWithLocation> = async (db, locationId, cartId) => {
+  const [row] = await cartReadAhead.read(db, locationId, cartId);
+  return row ? { cart: joinedCart.read(row), location: { ...joinedLocation.read(row), merchant: joinedMerchant.read(row) } } : undefined;
+};
 
 async function loadAuthorized<T extends { cart: CartRow }>(db: Executor, ctx: RequestContext, locationId: string, cartId: string, read: CartRead<T>): Promise<T> {
   const { cartToken: token, bearer } = ctx.credential;
