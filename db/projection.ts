@@ -12,6 +12,10 @@ import { getTableColumns, type InferSelectModel, type Table } from "drizzle-orm"
  * the schema, so a new column is selected and mapped without touching the statements.
  *
  * Columns come back as `"<prefix><column name>"`, so several tables can share one statement.
+ *
+ * `jsonAsText`: JSON columns are selected as their text, which `read` parses (each JSON column's own
+ * decoder parses a string), so that a statement whose row may be dropped undecoded does not have the
+ * driver parse its JSON on arrival (a GET cart answered from its rendering: server/services/rendered-carts.ts).
  */
 export type Projection<T extends Table> = {
   /** `alias."column" as "prefixcolumn", ...` */
@@ -21,14 +25,14 @@ export type Projection<T extends Table> = {
 
 type ColumnReader = { field: string; alias: string; decode: (value: unknown) => unknown };
 
-export function projection<T extends Table>(table: T, alias: string, prefix = ""): Projection<T> {
+export function projection<T extends Table>(table: T, alias: string, prefix = "", options: { jsonAsText?: boolean } = {}): Projection<T> {
   const readers: ColumnReader[] = Object.entries(getTableColumns(table)).map(([field, column]) => ({
     field,
     alias: `${prefix}${column.name}`,
     decode: (value) => column.mapFromDriverValue(value),
   }));
   const text = Object.values(getTableColumns(table))
-    .map((column) => `${alias}."${column.name}" as "${prefix}${column.name}"`)
+    .map((column) => `${alias}."${column.name}"${options.jsonAsText && column.dataType === "json" ? "::text" : ""} as "${prefix}${column.name}"`)
     .join(", ");
   return {
     text,

@@ -9,6 +9,7 @@ import { createOtpDelivery } from "../integrations/otp-delivery";
 import { createPaymentProcessor } from "../integrations/payments";
 import { createRateLimiter } from "../integrations/rate-limit";
 import { createResponseCache } from "../http/response-cache";
+import { createRenderedCarts } from "../services/rendered-carts";
 import { createCatalogCache } from "../services/catalog-cache";
 import type { AppDeps } from "./deps";
 import { localSecret } from "./local-secret";
@@ -56,6 +57,7 @@ export async function buildIntegrations(env: Env, now: () => Date): Promise<Omit
     otpDelivery: createOtpDelivery(env),
     responseCache: createResponseCache(env.RESPONSE_CACHE_TTL_MS, now),
     catalogCache: createCatalogCache(),
+    renderedCarts: createRenderedCarts(),
   };
 }
 

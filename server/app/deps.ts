@@ -2,6 +2,7 @@ import type { DatabaseHandle } from "../../db/client";
 import type { Env } from "../env";
 import type { ResponseCache } from "../http/response-cache";
 import type { CatalogCache } from "../services/catalog-cache";
+import type { RenderedCarts } from "../services/rendered-carts";
 import type { Courier } from "../integrations/courier/types";
 import type { OtpDelivery } from "../integrations/otp-delivery/types";
 import type { PaymentProcessor } from "../integrations/payments/types";
@@ -22,6 +23,8 @@ export type AppDeps = {
   responseCache: ResponseCache;
   /** Product rows keyed by their catalog revision, for cart mutations (server/services/catalog-cache.ts). */
   catalogCache: CatalogCache;
+  /** GET cart's views, reused while their row and location revisions are unchanged (server/services/rendered-carts.ts). */
+  renderedCarts: RenderedCarts;
   /** Injected so that tests can move time (cart expiry, quotes, schedules). */
   now: () => Date;
 };

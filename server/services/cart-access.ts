@@ -38,12 +38,12 @@ export function loadAuthorizedCartWithLocation(db: Executor, ctx: RequestContext
 }
 
 /**
- * The same checks, with only the location's catalog and policy revisions read in the same statement:
- * for a read of the cart, which needs the whole location only when they moved on, or when the cart's
- * quote expired or its courier quote needs renewal (services/revalidation.ts withDetectedChanges).
+ * The same checks, for a read of the cart (getCart), with the location's catalog and policy revisions
+ * read in the same statement: a read needs the whole location only when they moved on, or when the
+ * cart's quote expired or its courier quote needs renewal (services/revalidation.ts withDetectedChanges).
  */
-export function loadAuthorizedCartWithRevisions(db: Executor, ctx: RequestContext, locationId: string, cartId: string): Promise<CartWithRevisions> {
-  return loadAuthorized(db, ctx, locationId, cartId, readWithRevisions);
+export function loadAuthorizedCartForRead(db: Executor, ctx: RequestContext, locationId: string, cartId: string): Promise<CartForRead> {
+  return loadAuthorized(db, ctx, locationId, cartId, readForView);
 }
 
 /** 404 for a location that is no longer published (as findLocation answers). */
@@ -52,7 +52,7 @@ export function publishedLocation(location: LocationWithMerchant): LocationWithM
   return location;
 }
 
-type CartRead<T extends { cart: CartRow }> = (db: Executor, locationId: string, cartId: string) => Promise<T | undefined>;
+type CartRead<T extends { cart: CartOwner }> = (db: Executor, locationId: string, cartId: string) => Promise<T | undefined>;
 
 // Both reads are written once from the schema (db/projection.ts): they run on every cart request.
 const cartColumns = projection(carts, "c");
@@ -75,16 +75,38 @@ type CartWithLocation = { cart: CartRow; location: LocationWithMerchant };
 
 /** What a read of a cart compares the cart's recorded revisions to (services/revalidation.ts withDetectedChanges). */
 export type LocationRevisions = Pick<LocationRow, "catalogRevision" | "policyRevision">;
-type CartWithRevisions = { cart: CartRow; revisions: LocationRevisions };
 
-const withRevisionsQuery = rawFragment(
-  `select ${joinedCart.text}, l."catalog_revision" as "l_catalog_revision", l."policy_revision" as "l_policy_revision" ` +
+/** Who may read or change a cart: what the credential is checked against. */
+type CartOwner = Pick<CartRow, "tokenHash" | "merchantId" | "customerId">;
+
+/**
+ * A cart read for a GET: its owner, revision and row version at once; the rest (its JSON columns
+ * above all) only when `decode` is called, which a read answered from a kept rendering never does
+ * (services/rendered-carts.ts). The version names this state of the row: its revision, its `xmin`
+ * (moved by any rewrite of the row) and its `updated_at`.
+ */
+export type CartForRead = { cart: CartOwner; revision: number; version: string; revisions: LocationRevisions; decode: () => CartRow };
+
+const readCart = projection(carts, "c", "c_", { jsonAsText: true });
+const forReadQuery = rawFragment(
+  `select ${readCart.text}, concat_ws('.', c."revision", c.xmin, (extract(epoch from c."updated_at") * 1000000)::bigint) as "c_row_version", ` +
+    `l."catalog_revision" as "l_catalog_revision", l."policy_revision" as "l_policy_revision" ` +
     `from carts c join locations l on l.id = c.location_id where c.id = `,
 );
 
-const readWithRevisions: CartRead<CartWithRevisions> = async (db, locationId, cartId) => {
-  const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${withRevisionsQuery}${cartId} and c.location_id = ${locationId}`);
-  return row ? { cart: joinedCart.read(row), revisions: { catalogRevision: Number(row.l_catalog_revision), policyRevision: Number(row.l_policy_revision) } } : undefined;
+/** A text column of a raw row: a string, or null. */
+const nullableText = (value: unknown): string | null => (typeof value === "string" ? value : null);
+
+const readForView: CartRead<CartForRead> = async (db, locationId, cartId) => {
+  const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${forReadQuery}${cartId} and c.location_id = ${locationId}`);
+  if (!row) return undefined;
+  return {
+    cart: { tokenHash: nullableText(row.c_token_hash), merchantId: nullableText(row.c_merchant_id) ?? "", customerId: nullableText(row.c_customer_id) },
+    revision: Number(row.c_revision),
+    version: nullableText(row.c_row_version) ?? "",
+    revisions: { catalogRevision: Number(row.l_catalog_revision), policyRevision: Number(row.l_policy_revision) },
+    decode: () => readCart.read(row),
+  };
 };
 
 /**
@@ -102,7 +124,7 @@ const withLocation: CartRead<CartWithLocation> = async (db, locationId, cartId) 
   return row ? { cart: joinedCart.read(row), location: { ...joinedLocation.read(row), merchant: joinedMerchant.read(row) } } : undefined;
 };
 
-async function loadAuthorized<T extends { cart: CartRow }>(db: Executor, ctx: RequestContext, locationId: string, cartId: string, read: CartRead<T>): Promise<T> {
+async function loadAuthorized<T extends { cart: CartOwner }>(db: Executor, ctx: RequestContext, locationId: string, cartId: string, read: CartRead<T>): Promise<T> {
   const { cartToken: token, bearer } = ctx.credential;
   if (!token && !bearer) throw new AppError("UNAUTHORIZED", "Send the cart's X-Cart-Token (or a customer bearer token)");
   if (!token) {

@@ -10,7 +10,7 @@ import { AppError, validationError } from "../errors";
 import type { CartView } from "../schemas/cart";
 import { newCapability, hashToken, newId } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
-import { cartResponseHeaders, conflict, loadAuthorizedCartWithLocation, loadAuthorizedCartWithRevisions, publishedLocation, type CartRow } from "./cart-access";
+import { cartResponseHeaders, conflict, loadAuthorizedCartWithLocation, loadAuthorizedCartForRead, publishedLocation, type CartRow } from "./cart-access";
 import { repriceCart } from "./cart-pricing";
 import { effectiveStatus, toCartView } from "./cart-view";
 import type { CartMutationContext, TransactionalWrite } from "./operation-context";
@@ -98,10 +98,17 @@ export async function insertCart(
 export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {
   const db = ctx.deps.database.db;
   // With its location's revisions in the same statement: one round trip, unless withDetectedChanges has something to check.
-  const { cart, revisions } = await loadAuthorizedCartWithRevisions(db, ctx, ids.locationId, ids.cartId);
-  Object.assign(ctx.response.headers, cartResponseHeaders(cart.revision));
+  const read = await loadAuthorizedCartForRead(db, ctx, ids.locationId, ids.cartId);
+  Object.assign(ctx.response.headers, cartResponseHeaders(read.revision));
   const now = ctx.deps.now();
-  return toCartView(await withDetectedChanges(db, cart, revisions, now, () => locationRow(db, cart.locationId)), now);
+  const key = { cartId: ids.cartId, version: read.version, revisions: read.revisions };
+  const kept = ctx.deps.renderedCarts.get(key, now);
+  if (kept) return kept;
+  const cart = read.decode();
+  const detected = await withDetectedChanges(db, cart, read.revisions, now, () => locationRow(db, cart.locationId));
+  const view = toCartView(detected.cart, now);
+  ctx.deps.renderedCarts.keep(key, view, detected.sameBefore, now);
+  return view;
 }
 
 

@@ -131,17 +131,44 @@ export async function reconcileWithCatalog(scope: MutationScope, patch: CartChan
 /**
  * For reads: what a check would report now, computed but not stored (a read never writes). The
  * cart's own fields, totals and revision are unchanged; only catalogRevalidation shows the news.
+ *
+ * `sameBefore` (ms since the epoch): a read of this very row, against the same location revisions,
+ * at any time before it reads the cart as it is, and its view then depends on the time not at all
+ * (server/services/rendered-carts.ts keeps renderings on that). -Infinity when this read found news,
+ * or when the cart is past its idle expiry but not yet rewritten (its view changed at the expiry).
  */
-export async function withDetectedChanges(db: Executor, cart: CartRow, revisions: LocationRevisions, now: Date, readLocation: () => Promise<LocationRow>): Promise<CartRow> {
-  if (effectiveStatus(cart, now) !== "OPEN") return cart;
-  const quoteExpired = cart.quoteExpiresAt !== null && cart.quoteExpiresAt.getTime() <= now.getTime();
-  if (!catalogMovedOn(cart, revisions) && !quoteExpired && !needsRenewal(deliveryFactOf(cart, now))) return cart;
+export async function withDetectedChanges(
+  db: Executor,
+  cart: CartRow,
+  revisions: LocationRevisions,
+  now: Date,
+  readLocation: () => Promise<LocationRow>,
+): Promise<{ cart: CartRow; sameBefore: number }> {
+  if (cart.status !== "OPEN") return { cart, sameBefore: Number.POSITIVE_INFINITY };
+  const quiet = quietUntil(cart, revisions, now);
+  if (now.getTime() < quiet) return { cart, sameBefore: quiet };
+  if (effectiveStatus(cart, now) !== "OPEN") return { cart, sameBefore: Number.NEGATIVE_INFINITY };
   // Only now the whole location, read before the products (loadCatalogFacts): most reads find nothing to check.
   const location = await readLocation();
   const facts = await loadCatalogFacts(db, location, cart.lines.map((line) => line.productId));
   const delivery = deliveryFactOf(projectCart(cart, facts, location, now), now);
+  const quoteExpired = cart.quoteExpiresAt !== null && cart.quoteExpiresAt.getTime() <= now.getTime();
   // A courier quote that needs renewal already says the cart's quote does.
   const quote: QuoteFact = quoteExpired && !needsRenewal(delivery) && cart.quoteExpiresAt ? { state: "expired", expiredAt: cart.quoteExpiresAt.toISOString() } : { state: "current" };
   const { catalogRevalidation } = revalidationPatch(cart, facts, { now, nextCartRevision: cart.revision, quote, delivery });
-  return { ...cart, catalogRevalidation };
+  return { cart: { ...cart, catalogRevalidation }, sameBefore: Number.NEGATIVE_INFINITY };
+}
+
+/**
+ * Until when a read of an OPEN cart has nothing to check: the first of its idle expiry, its quote's
+ * expiry and its courier quote's. -Infinity when it has something to check whatever the time: the
+ * catalog or policy moved on, or the courier quote no longer fits the cart.
+ */
+function quietUntil(cart: CartRow, revisions: LocationRevisions, now: Date): number {
+  if (catalogMovedOn(cart, revisions)) return Number.NEGATIVE_INFINITY;
+  const delivery = deliveryQuoteState(cart, now);
+  if (delivery === "stale" || delivery === "expired") return Number.NEGATIVE_INFINITY;
+  // An unreadable expiry never reads as expired (deliveryQuoteState), so it bounds nothing.
+  const courierQuoteExpiry = delivery === "current" && cart.deliveryQuote ? Date.parse(cart.deliveryQuote.expiresAt) || Number.POSITIVE_INFINITY : Number.POSITIVE_INFINITY;
+  return Math.min(cart.expiresAt.getTime(), cart.quoteExpiresAt?.getTime() ?? Number.POSITIVE_INFINITY, courierQuoteExpiry);
 }

@@ -40,8 +40,8 @@ const everyColumnSet = {
   lockedAt: new Date("2026-11-25T09:00:00.001Z"),
 } as const;
 
-async function readWithProjection(cartId: string) {
-  const columns = projection(carts, "c", "p_");
+async function readWithProjection(cartId: string, options: { jsonAsText?: boolean } = {}) {
+  const columns = projection(carts, "c", "p_", options);
   const [row] = await queryRows<Record<string, unknown>>(db(), sql`select ${sql.raw(columns.text)} from carts c where c.id = ${cartId}`);
   if (!row) throw new Error("no row");
   return columns.read(row);
@@ -70,6 +70,18 @@ describe("a projection reads the row Drizzle's select reads", () => {
     expect(ours.courierTipMinor).toBe(9_007_199_254_740_991);
     expect(ours.quoteExpiresAt?.toISOString()).toBe("2026-11-25T10:11:12.345Z");
     expect(ours.deliveryInfo).toEqual(everyColumnSet.deliveryInfo);
+  });
+
+  it("with its JSON columns selected as text, parsed when read", async () => {
+    const { cartId } = await startCart(app);
+    await db().update(carts).set(everyColumnSet as unknown as Partial<typeof carts.$inferInsert>).where(eq(carts.id, cartId));
+    const columns = projection(carts, "c", "p_", { jsonAsText: true });
+    expect(columns.text).toContain(`c."lines"::text as "p_lines"`);
+    expect(columns.text).toContain(`c."delivery_info"::text as "p_delivery_info"`);
+    expect(columns.text).toContain(`c."revision" as "p_revision"`);
+    const [row] = await queryRows<Record<string, unknown>>(db(), sql`select ${sql.raw(columns.text)} from carts c where c.id = ${cartId}`);
+    expect(typeof row?.p_metadata).toBe("string");
+    expect(await readWithProjection(cartId, { jsonAsText: true })).toEqual(await readWithDrizzle(cartId));
   });
 
   it("for a location and its merchant, read in one statement under prefixes", async () => {

@@ -1,0 +1,60 @@
+import { LRUCache } from "lru-cache";
+import type { CartView } from "../schemas/cart";
+import { rememberAnswerText } from "./answer-text";
+import type { LocationRevisions } from "./cart-access";
+
+/**
+ * GET cart's renderings, kept in memory per process: the view built from a cart row, reused while
+ * building it again would give the same. A read still reads the row and checks the credential
+ * against it every time; what a kept rendering saves is parsing the row's JSON, building the view
+ * and serialising it (about 0.1 ms of CPU of a GET cart's 0.6-0.7 in-process, bench/README.md).
+ *
+ * A rendering is used only for a read that finds:
+ * - the same row version (cart-access.ts CartForRead): its revision, which every change of the
+ *   service moves, its `xmin`, which any rewrite of the row moves (even one behind the service's
+ *   back), and its `updated_at`;
+ * - the same catalog and policy revisions of its location, which is all the read's check compares;
+ * - a time before the rendering's `sameBefore` (revalidation.ts withDetectedChanges): the view of
+ *   such a row depends on the time only through its idle expiry and its quotes' expiries.
+ * So a read answered from here is byte for byte the answer rendering the row again would give
+ * (test/integration/rendered-carts.test.ts).
+ */
+export type RenderingKey = { cartId: string; version: string; revisions: LocationRevisions };
+
+export type RenderedCarts = {
+  get: (key: RenderingKey, now: Date) => CartView | undefined;
+  /** Keeps a view built at `now` that stays the same for reads before `sameBefore`; its JSON text is made here, once. */
+  keep: (key: RenderingKey, view: CartView, sameBefore: number, now: Date) => void;
+};
+
+type Rendering = { version: string; catalogRevision: number; policyRevision: number; sameBefore: number; view: CartView; size: number };
+
+/** Bounds memory whatever the carts hold; least recently read renderings go first. */
+const MAX_BYTES = 32 * 1024 * 1024;
+/** A view's objects take about twice its JSON text's two bytes per character; the text is kept too. */
+const BYTES_PER_TEXT_CHARACTER = 6;
+const ENTRY_OVERHEAD_BYTES = 512;
+
+export function createRenderedCarts(): RenderedCarts {
+  const cache = new LRUCache<string, Rendering>({ maxSize: MAX_BYTES, sizeCalculation: (rendering) => rendering.size });
+  return {
+    get({ cartId, version, revisions }, now) {
+      const kept = cache.get(cartId);
+      if (!kept || kept.version !== version || now.getTime() >= kept.sameBefore) return undefined;
+      if (kept.catalogRevision !== revisions.catalogRevision || kept.policyRevision !== revisions.policyRevision) return undefined;
+      return kept.view;
+    },
+    keep({ cartId, version, revisions }, view, sameBefore, now) {
+      if (now.getTime() >= sameBefore) {
+        cache.delete(cartId);
+        return;
+      }
+      const text = JSON.stringify(view);
+      rememberAnswerText(view, text);
+      const size = text.length * BYTES_PER_TEXT_CHARACTER + cartId.length * 2 + ENTRY_OVERHEAD_BYTES;
+      // Larger than a quarter of the budget: not worth evicting everything else for.
+      if (size > MAX_BYTES / 4) return;
+      cache.set(cartId, { version, catalogRevision: revisions.catalogRevision, policyRevision: revisions.policyRevision, sameBefore, view, size });
+    },
+  };
+}

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { carts } from "../../db/schema";
+import { publish } from "../../server/catalog-admin/publish";
+import { createRenderedCarts } from "../../server/services/rendered-carts";
+import { createTestApp, HARBOR, mutate, startCart, type CartHandle, type TestApp } from "../harness";
+
+/**
+ * What a kept rendering saves, and that it answers what rendering again gives: observed at the `lines`
+ * column's own decoder, which every decoded cart row goes through. In-process: it watches the decoder
+ * and swaps the app's renderings (the behaviour is shown against `npm start` by rendered-carts.test.ts).
+ */
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await createTestApp();
+  app.clock.now = new Date("2030-01-07T15:00:00.000Z");
+});
+afterAll(async () => {
+  await app.close();
+});
+
+const read = async (cart: CartHandle) => {
+  const response = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } });
+  expect(response.status, response.text).toBe(200);
+  return response.text;
+};
+
+async function cartWithItem(): Promise<CartHandle> {
+  const cart = await startCart(app);
+  const added = await mutate(app, cart, "POST", "/items", { productId: "prd_hk_crispy_calamari", quantity: 1, selections: [], itemUnavailableAction: "remove_item" });
+  expect(added.status, added.text).toBe(200);
+  return cart;
+}
+
+describe("a GET cart answered from its kept rendering", () => {
+  it("decodes no row, and answers the bytes a new rendering gives", async () => {
+    const cart = await cartWithItem();
+    const decodeLines = vi.spyOn(carts.lines, "mapFromDriverValue");
+    try {
+      const first = await read(cart);
+      expect(decodeLines).toHaveBeenCalledTimes(1);
+      decodeLines.mockClear();
+      const second = await read(cart);
+      expect(decodeLines).not.toHaveBeenCalled();
+      expect(second).toBe(first);
+
+      app.deps.renderedCarts = createRenderedCarts();
+      expect(await read(cart)).toBe(second);
+      expect(decodeLines).toHaveBeenCalledTimes(1);
+    } finally {
+      decodeLines.mockRestore();
+    }
+  });
+
+  it("is never kept while the read finds news to report", async () => {
+    const cart = await cartWithItem();
+    await publish(app.deps.database.db, HARBOR.locationId, [{ kind: "productPrice", productId: "prd_hk_crispy_calamari", priceMinor: 1570 }]);
+    const decodeLines = vi.spyOn(carts.lines, "mapFromDriverValue");
+    try {
+      const first = await read(cart);
+      const second = await read(cart);
+      expect(second).toBe(first);
+      expect(decodeLines).toHaveBeenCalledTimes(2);
+    } finally {
+      decodeLines.mockRestore();
+    }
+  });
+});
