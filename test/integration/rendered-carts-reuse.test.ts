@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { carts } from "../../db/schema";
 import { publish } from "../../server/catalog-admin/publish";
 import { createRenderedCarts } from "../../server/services/rendered-carts";
-import { createTestApp, HARBOR, mutate, startCart, type CartHandle, type TestApp } from "../harness";
+import { pricedCart } from "../checkout-helpers";
+import { createTestApp, HARBOR, type CartHandle, type TestApp } from "../harness";
 
 /**
  * What a kept rendering saves, and that it answers what rendering again gives: observed at the `lines`
@@ -25,12 +26,7 @@ const read = async (cart: CartHandle) => {
   return response.text;
 };
 
-async function cartWithItem(): Promise<CartHandle> {
-  const cart = await startCart(app);
-  const added = await mutate(app, cart, "POST", "/items", { productId: "prd_hk_crispy_calamari", quantity: 1, selections: [], itemUnavailableAction: "remove_item" });
-  expect(added.status, added.text).toBe(200);
-  return cart;
-}
+const cartWithItem = () => pricedCart(app, { productId: "prd_hk_crispy_calamari", quantity: 1, selections: [], itemUnavailableAction: "remove_item" });
 
 describe("a GET cart answered from its kept rendering", () => {
   it("decodes no row, and answers the bytes a new rendering gives", async () => {
