@@ -1,7 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { CartView } from "../schemas/cart";
 import { rememberAnswerText } from "./answer-text";
-import type { LocationRevisions } from "./cart-access";
 
 /**
  * GET cart's renderings, kept in memory per process: the view built from a cart row, reused while
@@ -19,7 +18,8 @@ import type { LocationRevisions } from "./cart-access";
  * So a read answered from here is byte for byte the answer rendering the row again would give
  * (test/integration/rendered-carts.test.ts).
  */
-export type RenderingKey = { cartId: string; version: string; revisions: LocationRevisions };
+/** `revisions`: the location's, as cart-access.ts LocationRevisions (written out: AppDeps holds this cache, and cart-access.ts reads the request context). */
+export type RenderingKey = { cartId: string; version: string; revisions: { catalogRevision: number; policyRevision: number } };
 
 export type RenderedCarts = {
   get: (key: RenderingKey, now: Date) => CartView | undefined;
