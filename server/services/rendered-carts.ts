@@ -52,8 +52,11 @@ export function createRenderedCarts(): RenderedCarts {
       const text = JSON.stringify(view);
       rememberAnswerText(view, text);
       const size = text.length * BYTES_PER_TEXT_CHARACTER + cartId.length * 2 + ENTRY_OVERHEAD_BYTES;
-      // Larger than a quarter of the budget: not worth evicting everything else for.
-      if (size > MAX_BYTES / 4) return;
+      // Larger than a quarter of the budget: not worth evicting everything else for (nor the older version worth keeping).
+      if (size > MAX_BYTES / 4) {
+        cache.delete(cartId);
+        return;
+      }
       cache.set(cartId, { version, catalogRevision: revisions.catalogRevision, policyRevision: revisions.policyRevision, sameBefore, view, size });
     },
   };

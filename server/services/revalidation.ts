@@ -145,9 +145,10 @@ export async function withDetectedChanges(
   readLocation: () => Promise<LocationRow>,
 ): Promise<{ cart: CartRow; sameBefore: number }> {
   if (cart.status !== "OPEN") return { cart, sameBefore: Number.POSITIVE_INFINITY };
+  // Past its idle expiry the cart reads as EXPIRED, and nothing of it is checked (nor its quotes looked at).
+  if (effectiveStatus(cart, now) !== "OPEN") return { cart, sameBefore: Number.NEGATIVE_INFINITY };
   const quiet = quietUntil(cart, revisions, now);
   if (now.getTime() < quiet) return { cart, sameBefore: quiet };
-  if (effectiveStatus(cart, now) !== "OPEN") return { cart, sameBefore: Number.NEGATIVE_INFINITY };
   // Only now the whole location, read before the products (loadCatalogFacts): most reads find nothing to check.
   const location = await readLocation();
   const facts = await loadCatalogFacts(db, location, cart.lines.map((line) => line.productId));
@@ -168,7 +169,6 @@ function quietUntil(cart: CartRow, revisions: LocationRevisions, now: Date): num
   if (catalogMovedOn(cart, revisions)) return Number.NEGATIVE_INFINITY;
   const delivery = deliveryQuoteState(cart, now);
   if (delivery === "stale" || delivery === "expired") return Number.NEGATIVE_INFINITY;
-  // An unreadable expiry never reads as expired (deliveryQuoteState), so it bounds nothing.
-  const courierQuoteExpiry = delivery === "current" && cart.deliveryQuote ? Date.parse(cart.deliveryQuote.expiresAt) || Number.POSITIVE_INFINITY : Number.POSITIVE_INFINITY;
+  const courierQuoteExpiry = delivery === "current" && cart.deliveryQuote ? Date.parse(cart.deliveryQuote.expiresAt) : Number.POSITIVE_INFINITY;
   return Math.min(cart.expiresAt.getTime(), cart.quoteExpiresAt?.getTime() ?? Number.POSITIVE_INFINITY, courierQuoteExpiry);
 }

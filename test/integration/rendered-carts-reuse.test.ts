@@ -1,9 +1,12 @@
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { carts } from "../../db/schema";
 import { publish } from "../../server/catalog-admin/publish";
 import { createRenderedCarts } from "../../server/services/rendered-carts";
+import { withDetectedChanges } from "../../server/services/revalidation";
 import { pricedCart } from "../checkout-helpers";
-import { createTestApp, HARBOR, type CartHandle, type TestApp } from "../harness";
+import { deliveryAddressNearHarbor } from "../routes";
+import { createTestApp, HARBOR, mutate, startCart, type CartHandle, type TestApp } from "../harness";
 
 /**
  * What a kept rendering saves, and that it answers what rendering again gives: observed at the `lines`
@@ -60,5 +63,24 @@ describe("a GET cart answered from its kept rendering", () => {
     } finally {
       decodeLines.mockRestore();
     }
+  });
+});
+
+describe("a read of a cart past its idle expiry (withDetectedChanges)", () => {
+  it("reads it as it is, without its quotes being looked at", async () => {
+    // A courier quote whose expiry cannot be read: checking it throws, and an expired cart has nothing to check.
+    // Called directly: the answer's schema would refuse the stored quote before any response is made.
+    const cart = await startCart(app, HARBOR.locationId, "delivery");
+    expect((await mutate(app, cart, "POST", "/items", { productId: "prd_hk_crispy_calamari", quantity: 1, selections: [], itemUnavailableAction: "remove_item" })).status).toBe(200);
+    expect((await mutate(app, cart, "PUT", "/set-delivery", deliveryAddressNearHarbor)).status).toBe(200);
+    const db = app.deps.database.db;
+    await db.update(carts).set({ deliveryQuote: sql`jsonb_set(${carts.deliveryQuote}, '{expiresAt}', '"not a time"')` }).where(eq(carts.id, cart.cartId));
+    const [row] = await db.select().from(carts).where(eq(carts.id, cart.cartId));
+    if (!row) throw new Error("no cart");
+    const later = new Date(row.expiresAt.getTime() + 60_000);
+    const readLocation = () => Promise.reject(new Error("an expired cart's read looked at its location"));
+    const read = await withDetectedChanges(db, row, { catalogRevision: row.catalogRevision, policyRevision: row.policyRevision }, later, readLocation);
+    expect(read.cart).toBe(row);
+    expect(read.sameBefore).toBe(Number.NEGATIVE_INFINITY);
   });
 });
