@@ -154,20 +154,3 @@ export function comparableModel(model: ModelCart) {
   };
 }
 
-/** The Cart's money fields that are decimal strings of a PricedCart total of the same name. */
-export const moneyTotals = [
-  "subTotal",
-  "discountTotal",
-  "waiterTipTotal",
-  "taxTotal",
-  "taxAndFeeTotal",
-  "serviceFeeTotal",
-  "paymentProcessingFeeTotal",
-  "applicationFeeTotal",
-  "netSalesTotal",
-  "fulfillmentMethodFeeTotal",
-  "orderTotal",
-  "orderTotalWithServiceFee",
-  "enterpriseFeeTotal",
-  "subTotalWithoutDiscount",
-] as const;

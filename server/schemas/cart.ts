@@ -135,7 +135,8 @@ export const cartItemSchema = z
   })
   .meta({ id: "CartItem", description: "price is the unit price including selected options; total = price x quantity, before discount." });
 
-const totalNames = [
+/** The Cart's money totals: each a decimal string of the PricedCart total of the same name, with its Formatted twin. */
+export const cartTotalNames = [
   "subTotal",
   "discountTotal",
   "waiterTipTotal",
@@ -152,8 +153,8 @@ const totalNames = [
   "subTotalWithoutDiscount",
 ] as const;
 
-const totalsShape = Object.fromEntries(totalNames.flatMap((name) => Object.entries(money(name)))) as Record<
-  (typeof totalNames)[number] | `${(typeof totalNames)[number]}Formatted`,
+const totalsShape = Object.fromEntries(cartTotalNames.flatMap((name) => Object.entries(money(name)))) as Record<
+  (typeof cartTotalNames)[number] | `${(typeof cartTotalNames)[number]}Formatted`,
   z.ZodString
 >;
 

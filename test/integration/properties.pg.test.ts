@@ -7,13 +7,13 @@ import { parseDecimalToMinor, toDecimalString } from "../../server/domain/money"
 import { hashToken } from "../../server/security/tokens";
 import { repriceCart } from "../../server/services/cart-pricing";
 import { findLocation, type LocationWithMerchant } from "../../server/services/locations";
+import { cartTotalNames } from "../../server/schemas/cart";
 import {
   comparableModel,
   comparableView,
   configurationKey,
   loadCatalog,
   modelFromView,
-  moneyTotals,
   pricedLines,
   selectionsFor,
   type CartView,
@@ -157,11 +157,11 @@ function expectedTotals(model: ModelCart) {
 }
 
 function totalsOf(view: CartView) {
-  return { ...Object.fromEntries(moneyTotals.map((name) => [name, view[name]])), totalQuantity: view.totalQuantity, orderTotalWithServiceFeeAmount: view.orderTotalWithServiceFeeAmount };
+  return { ...Object.fromEntries(cartTotalNames.map((name) => [name, view[name]])), totalQuantity: view.totalQuantity, orderTotalWithServiceFeeAmount: view.orderTotalWithServiceFeeAmount };
 }
 
 function totalsFromPriced(priced: ReturnType<typeof expectedTotals>) {
-  return { ...Object.fromEntries(moneyTotals.map((name) => [name, toDecimalString(priced[name], "usd")])), totalQuantity: priced.totalQuantity, orderTotalWithServiceFeeAmount: priced.orderTotalWithServiceFee };
+  return { ...Object.fromEntries(cartTotalNames.map((name) => [name, toDecimalString(priced[name], "usd")])), totalQuantity: priced.totalQuantity, orderTotalWithServiceFeeAmount: priced.orderTotalWithServiceFee };
 }
 
 const etagOf = (response: TestResponse) => response.headers.get("etag") ?? "";
