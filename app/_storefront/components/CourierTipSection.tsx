@@ -1,12 +1,11 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
-import type { StorefrontError } from "../lib/errors";
-import { formatMoney, isZeroDecimal, MONEY_INPUT, sameDecimal } from "../lib/format";
+import { formatMoney, isZeroDecimal, sameDecimal } from "../lib/format";
 import type { Cart } from "../lib/types";
 import type { ActionResult } from "../lib/use-cart";
+import { useTipChoice } from "../lib/use-tip-choice";
 import styles from "../storefront.module.css";
-import { CustomAmountForm } from "./CustomAmountForm";
+import { CustomTipPanel } from "./CustomTipPanel";
 import { ErrorNotice } from "./ErrorNotice";
 
 /** Fixed amounts in the cart's currency (the courier's tip is an amount, not a share of the order). */
@@ -14,35 +13,13 @@ const PRESETS = ["2", "3", "5"];
 
 /** The courier's tip: none, a preset or a custom amount; the server checks the limit. */
 export function CourierTipSection(props: { cart: Cart; onSet: (amount: string) => Promise<ActionResult> }) {
-  const { cart, onSet } = props;
-  const [working, setWorking] = useState<string | null>(null);
-  const [error, setError] = useState<StorefrontError>();
-  const [customOpen, setCustomOpen] = useState(false);
-  const [amount, setAmount] = useState("");
-  const [problem, setProblem] = useState<string>();
+  const { cart } = props;
+  const tip = useTipChoice({ onSet: props.onSet, customChoice: (amount) => amount, example: "4" });
+  const { working, set } = tip;
 
   const current = cart.courierTipTotal ?? "0";
   const activePreset = PRESETS.find((preset) => sameDecimal(preset, current));
   const customActive = !activePreset && !isZeroDecimal(current);
-
-  const set = async (id: string, value: string) => {
-    setWorking(id);
-    const result = await onSet(value);
-    setWorking(null);
-    setError(result.ok ? undefined : result.error);
-    return result.ok;
-  };
-
-  const submitCustom = async (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = amount.trim();
-    if (!MONEY_INPUT.test(trimmed)) {
-      setProblem("Enter an amount such as 4 or 4.50.");
-      return;
-    }
-    setProblem(undefined);
-    if (await set("custom", trimmed)) setCustomOpen(false);
-  };
 
   return (
     <div className={styles.subSection}>
@@ -56,30 +33,13 @@ export function CourierTipSection(props: { cart: Cart; onSet: (amount: string) =
             {formatMoney(preset, cart.currency)}
           </button>
         ))}
-        <button type="button" aria-pressed={customActive} aria-expanded={customOpen} aria-controls="courier-tip-custom" disabled={working !== null} onClick={() => setCustomOpen((open) => !open)}>
+        <button type="button" aria-pressed={customActive} aria-expanded={tip.customOpen} aria-controls="courier-tip-custom" disabled={working !== null} onClick={tip.toggleCustom}>
           Custom
         </button>
       </div>
       {working ? <p role="status">Updating courier tip…</p> : null}
-      {customOpen ? (
-        <CustomAmountForm
-          id="courier-tip-custom"
-          label={`Courier tip (${cart.currency.toUpperCase()})`}
-          submitLabel="Set courier tip"
-          amount={amount}
-          onAmountChange={setAmount}
-          onSubmit={submitCustom}
-          problem={problem}
-          problemId="courier-tip-problem"
-          disabled={working !== null}
-        />
-      ) : null}
-      {problem ? (
-        <p id="courier-tip-problem" className={styles.fieldError}>
-          {problem}
-        </p>
-      ) : null}
-      {error ? <ErrorNotice error={error} title="Could not set the courier tip." /> : null}
+      <CustomTipPanel tip={tip} id="courier-tip" label={`Courier tip (${cart.currency.toUpperCase()})`} submitLabel="Set courier tip" />
+      {tip.error ? <ErrorNotice error={tip.error} title="Could not set the courier tip." /> : null}
     </div>
   );
 }

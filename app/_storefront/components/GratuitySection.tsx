@@ -1,13 +1,12 @@
 "use client";
 
-import { useState, type FormEvent } from "react";
-import type { StorefrontError } from "../lib/errors";
 import { decimalToMinor, formatMoney, isZeroDecimal, minorToDecimal, rateOfMinor } from "../lib/format";
 import type { Cart, GratuityChoice, GratuityPolicy } from "../lib/types";
 import type { ActionResult } from "../lib/use-cart";
 import type { Query } from "../lib/use-query";
+import { useTipChoice } from "../lib/use-tip-choice";
 import styles from "../storefront.module.css";
-import { CustomAmountForm } from "./CustomAmountForm";
+import { CustomTipPanel } from "./CustomTipPanel";
 import { ErrorNotice } from "./ErrorNotice";
 
 /** "0.180" and "0.18" name the same rate: compare decimal strings without trailing zeros. */
@@ -19,35 +18,13 @@ function sameRate(a: string, b: string): boolean {
 /** Gratuity presets from the location's policy (gratuity procedure), none, or a custom amount. */
 export function GratuitySection(props: { cart: Cart; policy: Query<GratuityPolicy>; onSet: (choice: GratuityChoice) => Promise<ActionResult> }) {
   const { cart, policy, onSet } = props;
-  const [working, setWorking] = useState<string | null>(null);
-  const [error, setError] = useState<StorefrontError>();
-  const [customOpen, setCustomOpen] = useState(false);
-  const [amount, setAmount] = useState("");
-  const [problem, setProblem] = useState<string>();
+  const tip = useTipChoice<GratuityChoice>({ onSet, customChoice: (amount) => ({ amount }), example: "5" });
+  const { working, set } = tip;
 
   const presets = policy.data?.presets ?? [];
   const activePreset = presets.find((preset) => sameRate(preset.rate, cart.fees.tipRate));
   const customActive = !activePreset && isZeroDecimal(cart.fees.tipRate) && !isZeroDecimal(cart.waiterTipTotal);
   const noneActive = !activePreset && !customActive;
-
-  const set = async (id: string, choice: GratuityChoice) => {
-    setWorking(id);
-    const result = await onSet(choice);
-    setWorking(null);
-    setError(result.ok ? undefined : result.error);
-    return result.ok;
-  };
-
-  const submitCustom = async (event: FormEvent) => {
-    event.preventDefault();
-    const trimmed = amount.trim();
-    if (!/^\d+(\.\d{1,2})?$/.test(trimmed)) {
-      setProblem("Enter an amount such as 5 or 4.50.");
-      return;
-    }
-    setProblem(undefined);
-    if (await set("custom", { amount: trimmed })) setCustomOpen(false);
-  };
 
   return (
     <section aria-labelledby="tip-heading" className={styles.cartSection}>
@@ -66,33 +43,16 @@ export function GratuitySection(props: { cart: Cart; policy: Query<GratuityPolic
               </button>
             ))}
             {policy.data.allowCustomAmount ? (
-              <button type="button" aria-pressed={customActive} aria-expanded={customOpen} aria-controls="tip-custom" disabled={working !== null} onClick={() => setCustomOpen((open) => !open)}>
+              <button type="button" aria-pressed={customActive} aria-expanded={tip.customOpen} aria-controls="tip-custom" disabled={working !== null} onClick={tip.toggleCustom}>
                 Custom
               </button>
             ) : null}
           </div>
           {working ? <p role="status">Updating tip…</p> : null}
-          {customOpen ? (
-            <CustomAmountForm
-              id="tip-custom"
-              label={`Tip amount (${cart.currency.toUpperCase()})`}
-              submitLabel="Set tip"
-              amount={amount}
-              onAmountChange={setAmount}
-              onSubmit={submitCustom}
-              problem={problem}
-              problemId="tip-problem"
-              disabled={working !== null}
-            />
-          ) : null}
-          {problem ? (
-            <p id="tip-problem" className={styles.fieldError}>
-              {problem}
-            </p>
-          ) : null}
+          <CustomTipPanel tip={tip} id="tip" label={`Tip amount (${cart.currency.toUpperCase()})`} submitLabel="Set tip" />
         </>
       ) : null}
-      {error ? <ErrorNotice error={error} title="Could not set the tip." /> : null}
+      {tip.error ? <ErrorNotice error={tip.error} title="Could not set the tip." /> : null}
     </section>
   );
 }
