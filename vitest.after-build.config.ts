@@ -28,6 +28,7 @@ export const productionBuildFiles = [
   "test/integration/jobs.test.ts",
   "test/integration/revalidation.test.ts",
   "test/integration/customer-auth.test.ts",
+  "test/integration/customer-credential-rules.test.ts",
   "test/integration/customer-data.test.ts",
   "test/integration/customer-rpc.test.ts",
   "test/integration/hostile-bodies.test.ts",

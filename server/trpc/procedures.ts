@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Tx } from "../../db/client";
+import type { Executor, Tx } from "../../db/client";
 import type { PresentedCredential, RequestContext } from "../app/request-context";
 import { parseIfMatch } from "../domain/etag";
 import { AppError, validationError } from "../errors";
@@ -89,6 +89,18 @@ function answer(ctx: RequestContext, outcome: Outcome<unknown>): void {
   Object.assign(ctx.response.headers, outcome.headers);
 }
 
+/**
+ * Before a stored answer goes to a caller known by a customer token: 401 unless its session still
+ * lives, as everywhere else. Records are scoped by customer, so without this a signed-out token
+ * would replay the answers of every session of its customer (carts, a payment's client secret).
+ * The write that ends the session (`sessionLock: "update"`, the logout) replays to it: its retry must
+ * learn that it succeeded. `executor`: the claim's transaction, whose session read was sent with the
+ * claim (readSessionAhead), or the database outside one.
+ */
+async function requireLiveSessionForReplay(ctx: RequestContext, executor: Executor, options: WriteOptions): Promise<void> {
+  if (options.sessionLock !== "update") await requireLiveSession(ctx, executor);
+}
+
 function writeRules(options: WriteOptions) {
   return middleware(async ({ ctx, meta, path, input, next }) => {
     const kind = kindOf(meta);
@@ -111,7 +123,10 @@ function writeRules(options: WriteOptions) {
 
     if (options.mode === "commit") {
       const stored = await storedOutcome(ctx.deps, request);
-      if (stored) return replay(stored);
+      if (stored) {
+        await requireLiveSessionForReplay(ctx, ctx.deps.database.db, options);
+        return replay(stored);
+      }
       const commit: Commit = async (execute) => {
         // No session check by the kind here: the use case decides (operation-kinds.ts liveSessionAtCommit).
         const outcome = await runIdempotent(ctx.deps, request, async (tx) => outcomeOf(await execute(tx)));
@@ -124,11 +139,13 @@ function writeRules(options: WriteOptions) {
       // that stored its outcome in between is replayed, as it would have been before the checks.
       const storedSince = await storedOutcome(ctx.deps, request);
       if (!storedSince) return result;
+      await requireLiveSessionForReplay(ctx, ctx.deps.database.db, options);
       ctx.response.headers = {};
       return replay(storedSince);
     }
 
     let ran: Awaited<ReturnType<typeof proceed>> | undefined;
+    let claimTx: Tx | undefined;
     const { alongsideClaim } = options;
     const outcome = await runIdempotent(
       ctx.deps,
@@ -143,11 +160,14 @@ function writeRules(options: WriteOptions) {
         return outcomeOf(result.data);
       },
       (tx) => {
+        claimTx = tx;
         alongsideClaim?.(tx, input);
         readSessionAhead(ctx, tx, options.sessionLock);
       },
     );
-    return ran ?? replay(outcome);
+    if (ran) return ran;
+    await requireLiveSessionForReplay(ctx, claimTx ?? ctx.deps.database.db, options);
+    return replay(outcome);
   });
 }
 
