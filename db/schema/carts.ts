@@ -89,3 +89,23 @@ export const idempotencyRecords = pgTable(
     index("idempotency_expires_idx").on(table.expiresAt),
   ],
 );
+
+/**
+ * A key held by a write that acts outside the database before it commits (a payment, a payment
+ * session, a courier quote): such a write cannot hold its key's record claim across the outside call,
+ * so it takes a lease first, and a second request with the same key is refused (409) instead of
+ * running too. The lease is dropped when the write fails, and expires otherwise: once the write's
+ * record is stored, the record answers every later request of the key.
+ */
+export const idempotencyLeases = pgTable(
+  "idempotency_leases",
+  {
+    scope: text("scope").notNull(),
+    key: text("key").notNull(),
+    requestFingerprint: text("request_fingerprint").notNull(),
+    /** Random per request: only the request that took the lease drops it. */
+    holder: text("holder").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.scope, table.key] }), index("idempotency_leases_expires_idx").on(table.expiresAt)],
+);

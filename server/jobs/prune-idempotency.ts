@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { idempotencyRecords } from "../../db/schema";
+import { idempotencyLeases, idempotencyRecords } from "../../db/schema";
 import { untilDone } from "./batches";
 import type { Job } from "./types";
 
@@ -7,7 +7,8 @@ import type { Job } from "./types";
  * Deletes stored outcomes past IDEMPOTENCY_RETENTION_HOURS (their `expires_at`). An expired record
  * already replays nothing (a new request with its key takes it over), so this only
  * reclaims space. Batches are claimed with SKIP LOCKED: a record a request is rewriting right now
- * is skipped, and two instances pruning at once delete different rows.
+ * is skipped, and two instances pruning at once delete different rows. Expired key leases go too:
+ * a lease is left to expire after its write succeeded (its record answers from then on).
  */
 export const pruneIdempotency: Job = async ({ deps, batchSize, deadline }) => {
   const { db } = deps.database;
@@ -26,5 +27,24 @@ export const pruneIdempotency: Job = async ({ deps, batchSize, deadline }) => {
       .returning({ key: table.key });
     return deleted.length;
   });
-  return { ...result, details: { deleted: result.processed } };
+  const leases = await untilDone(batchSize, deadline, async () => {
+    const now = deps.now().toISOString();
+    const deleted = await db
+      .delete(idempotencyLeases)
+      .where(
+        sql`(${idempotencyLeases.scope}, ${idempotencyLeases.key}) in (
+          select scope, key from idempotency_leases
+          where expires_at <= ${now}::timestamptz
+          limit ${batchSize}
+          for update skip locked)`,
+      )
+      .returning({ key: idempotencyLeases.key });
+    return deleted.length;
+  });
+  return {
+    processed: result.processed + leases.processed,
+    batches: result.batches + leases.batches,
+    complete: result.complete && leases.complete,
+    details: { deleted: result.processed, leasesDeleted: leases.processed },
+  };
 };

@@ -9,6 +9,7 @@ import { idempotencyRecords } from "../../db/schema";
 import { canonicalJson } from "../domain/fingerprint";
 import { IDEMPOTENCY_KEY_PATTERN } from "../domain/identifiers";
 import { AppError, validationError } from "../errors";
+import { secureRandomBytes } from "../security/random";
 import { deriveKey, hashToken } from "../security/tokens";
 import { packAnswer, unpackAnswer } from "./answer-pack";
 import type { AppDeps } from "../app/deps";
@@ -278,6 +279,62 @@ async function claimKey(tx: Tx, request: IdempotentRequest, now: Date, expiresAt
 export async function storedOutcome<T>(deps: AppDeps, request: IdempotentRequest): Promise<Outcome<T> | undefined> {
   const existing = await liveRecord(deps.database.db, request.scope, request.key, deps.now());
   return existing ? replayOf<T>(deps, request, existing) : undefined;
+}
+
+/**
+ * How long a write that acts outside before it commits holds its key: well past the card
+ * processor's and courier's timeouts (STRIPE_TIMEOUT_MS, COURIER_TIMEOUT_MS), so that only a crashed
+ * instance's lease is ever taken over.
+ */
+export const KEY_LEASE_MS = 120_000;
+
+/** A held key: `release` drops it, for a write that failed and stored no outcome, so a retry runs again. */
+export type KeyLease = { release: () => Promise<void> };
+
+/**
+ * For a write with an outside side effect between transactions (a card processor call), before any
+ * work starts, in one statement: this key's stored outcome, or else a lease on the key while the
+ * write runs. Without the lease two requests with one key and different bodies could both charge,
+ * the second learning of the reuse only when it stored its answer. A retry of a completed request
+ * replays (or is 409 IDEMPOTENCY_KEY_REUSED for another body) without repeating the work; a second
+ * request of a key whose first is still running is refused, 409 IDEMPOTENCY_KEY_REUSED for another
+ * body and IDEMPOTENCY_IN_PROGRESS for the same one. The write still claims the key's record in its
+ * final transaction (`runIdempotent`). A lease that succeeded is left to expire: the stored record
+ * answers every later request of the key first.
+ */
+export async function storedOutcomeOrLease<T>(deps: AppDeps, request: IdempotentRequest): Promise<{ stored: Outcome<T> } | { lease: KeyLease }> {
+  const { scope, key, fingerprint } = request;
+  const now = deps.now();
+  const at = now.toISOString();
+  const holder = secureRandomBytes(12).toString("base64url");
+  const [row] = await fragmentRows<{ leased: boolean; heldFor: string | null; record: StoredRecord | string | null }>(
+    deps.database.db,
+    fragment`with record as (
+        select request_fingerprint, status_code, response_sealed, response_headers from idempotency_records
+        where scope = ${scope} and key = ${key} and expires_at > ${at}::timestamptz),
+      lease as (
+        insert into idempotency_leases (scope, key, request_fingerprint, holder, expires_at)
+        select ${scope}, ${key}, ${fingerprint}, ${holder}, ${new Date(now.getTime() + KEY_LEASE_MS).toISOString()}::timestamptz
+        where not exists (select 1 from record)
+        on conflict (scope, key) do update set request_fingerprint = excluded.request_fingerprint, holder = excluded.holder, expires_at = excluded.expires_at
+        where idempotency_leases.expires_at <= ${at}::timestamptz
+        returning 1)
+      select exists (select 1 from lease) as "leased",
+        (select request_fingerprint from idempotency_leases where scope = ${scope} and key = ${key} and expires_at > ${at}::timestamptz) as "heldFor",
+        (select json_build_object('requestFingerprint', request_fingerprint, 'statusCode', status_code, 'responseSealed', response_sealed, 'responseHeaders', response_headers)
+           from record) as "record"`,
+  );
+  // Whether JSON arrives parsed or as text is the driver's choice; take either.
+  const record = typeof row?.record === "string" ? (JSON.parse(row.record) as StoredRecord) : (row?.record ?? undefined);
+  if (record) return { stored: replayOf<T>(deps, request, record) };
+  if (row?.leased) {
+    return { lease: { release: () => fragmentRows(deps.database.db, fragment`delete from idempotency_leases where scope = ${scope} and key = ${key} and holder = ${holder}`).then(() => undefined) } };
+  }
+  // The statement's snapshot may predate a lease taken at the same moment: then its body is unknown.
+  if (row?.heldFor && row.heldFor !== fingerprint) {
+    throw new AppError("IDEMPOTENCY_KEY_REUSED", "This Idempotency-Key is in use by a different request");
+  }
+  throw new AppError("IDEMPOTENCY_IN_PROGRESS", "A request with this Idempotency-Key is still being processed; retry shortly", { headers: { "Retry-After": "1" } });
 }
 
 const isAnonymousScope = (scope: string) => scope.startsWith("ip:");

@@ -3,7 +3,7 @@ import type { Executor, Tx } from "../../db/client";
 import type { PresentedCredential, RequestContext } from "../app/request-context";
 import { parseIfMatch } from "../domain/etag";
 import { AppError, validationError } from "../errors";
-import { idempotentRequest, runIdempotent, storedOutcome, type IdempotentRequest, type Outcome } from "../services/idempotency";
+import { idempotentRequest, runIdempotent, storedOutcome, storedOutcomeOrLease, type IdempotentRequest, type Outcome } from "../services/idempotency";
 import type { CartMutationContext, Commit, CommittingCartMutation, CommittingWrite, TransactionalWrite } from "../services/operation-context";
 import { middleware, procedure, refuseUnstorableText, type StorefrontMeta } from "./init";
 import { credentials, kindRules, type OperationKind } from "./operation-kinds";
@@ -122,10 +122,10 @@ function writeRules(options: WriteOptions) {
     };
 
     if (options.mode === "commit") {
-      const stored = await storedOutcome(ctx.deps, request);
-      if (stored) {
+      const held = await storedOutcomeOrLease(ctx.deps, request);
+      if ("stored" in held) {
         await requireLiveSessionForReplay(ctx, ctx.deps.database.db, options);
-        return replay(stored);
+        return replay(held.stored);
       }
       const commit: Commit = async (execute) => {
         // No session check by the kind here: the use case decides (operation-kinds.ts liveSessionAtCommit).
@@ -135,6 +135,9 @@ function writeRules(options: WriteOptions) {
       };
       const result = await proceed({ kind: "commit", commit });
       if (result.ok) return result;
+      // Failed, it stored no outcome: a retry runs again. Unreleased (the database failing too), the
+      // lease expires; the write's own error is the answer either way.
+      await held.lease.release().catch(() => undefined);
       // The use case's checks ran outside any transaction, after the lookup above: an identical request
       // that stored its outcome in between is replayed, as it would have been before the checks.
       const storedSince = await storedOutcome(ctx.deps, request);

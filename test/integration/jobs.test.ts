@@ -2,7 +2,8 @@ import { advanceClock, cartRowOf } from "../checkout-helpers";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { awayFromWindowEdge } from "../rate-limit-window";
-import { idempotencyRecords, orders, paymentSessions } from "../../db/schema";
+import { idempotencyLeases, idempotencyRecords, orders, paymentSessions } from "../../db/schema";
+import { KEY_LEASE_MS } from "../../server/services/idempotency";
 import type { CatalogRevalidation } from "../../server/domain/revalidation";
 import type { PaymentIntentLedger } from "../../server/integrations/payments/ledger";
 import { PEER_ADDRESS_HEADER } from "../../server/http/client-ip";
@@ -161,6 +162,18 @@ describe("prune-idempotency", () => {
     expect(left.length).toBeGreaterThanOrEqual(1);
     expect(left.every((record) => record.expiresAt > app.clock.now)).toBe(true);
     expect((await job("prune-idempotency")).processed).toBe(0);
+  });
+
+  it("deletes key leases past their expiry (a payment's lease is left to expire after it succeeded)", async () => {
+    const cart = await pricedCart(app);
+    await paymentSession(app, cart);
+    const leased = await app.deps.database.db.select().from(idempotencyLeases);
+    expect(leased.length).toBeGreaterThanOrEqual(1);
+    expect((await job("prune-idempotency")).details.leasesDeleted).toBe(0);
+    advance(KEY_LEASE_MS + 1000);
+    const pruned = await job("prune-idempotency");
+    expect(pruned.details.leasesDeleted).toBe(leased.length);
+    expect(await app.deps.database.db.select().from(idempotencyLeases)).toHaveLength(0);
   });
 });
 
