@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { discounts } from "../../db/schema";
-import { chowderCup, orderCount, pay, paymentSession, pricedCart, type CheckoutCart } from "../checkout-helpers";
+import { discounts, orders } from "../../db/schema";
+import { chowderCup, completeOrder, orderCount, pay, paymentSession, pricedCart, type CheckoutCart } from "../checkout-helpers";
 import { createTestApp, HARBOR, idemKey, mutate, startCart, type TestApp } from "../harness";
 
 /**
@@ -115,3 +115,31 @@ async function firstLineId(cart: CheckoutCart): Promise<string> {
   const read = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: { "X-Cart-Token": cart.token } });
   return (read.body as { items: { id: string }[] }).items[0]?.id ?? "";
 }
+
+describe("a code that took nothing off", () => {
+  it("stays on the cart below its minimum, but the paid order and its receipt name no code", async () => {
+    const calamari = { productId: "prd_hk_crispy_calamari", quantity: 2, selections: [], itemUnavailableAction: "remove_item" };
+    const base = await pricedCart(app, calamari);
+    const applied = await app.call("POST", `/locations/${base.locationId}/discounts/apply-discount`, {
+      headers: { "X-Cart-Token": base.token, "If-Match": base.etag, "Idempotency-Key": idemKey() },
+      body: { cartId: base.cartId, code: "FIVEOFF" },
+    });
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.body).toMatchObject({ discountTotal: "5.00", discountCode: "FIVEOFF" });
+    base.etag = applied.headers.get("etag") ?? "";
+    const lineId = (applied.body as { items: { id: string }[] }).items[0]?.id ?? "";
+    const lowered = await mutate(app, base, "PATCH", `/cart-item/${lineId}/quantity`, { quantity: 1 });
+    expect(lowered.status, lowered.text).toBe(200);
+    // Below FIVEOFF's 25.00 minimum: kept on the cart, applying nothing.
+    expect(lowered.body).toMatchObject({ discountTotal: "0.00", discountCode: "FIVEOFF" });
+    const body = lowered.body as { quoteFingerprint: string; orderTotalWithServiceFeeAmount: number };
+    const cart: CheckoutCart = { ...base, quoteFingerprint: body.quoteFingerprint, total: body.orderTotalWithServiceFeeAmount };
+
+    const { orderId, receiptId, receiptToken } = await completeOrder(app, cart);
+    const [order] = await app.deps.database.db.select().from(orders).where(eq(orders.id, orderId));
+    expect(order?.discountCode).toBeNull();
+    const receipt = await app.call("GET", `/receipts/${receiptId}`, { headers: { "X-Receipt-Token": receiptToken } });
+    expect(receipt.status, receipt.text).toBe(200);
+    expect(receipt.body).toMatchObject({ discountCode: null, totals: { discountTotal: "0.00" } });
+  });
+});

@@ -46,7 +46,9 @@ export async function placeOrder(tx: Tx, deps: AppDeps, cart: CartRow, attempt: 
       deliveryInfo: cart.deliveryInfo,
       tableServiceInfo: cart.tableServiceInfo,
       roomServiceInfo: cart.roomServiceInfo,
-      discountCode: cart.discount?.code ?? null,
+      // A code below its minimum subtotal stays on the cart (it applies again once the cart grows) but
+      // took nothing off this order: the order and its receipt name only a code that was redeemed.
+      discountCode: totals.discountTotal > 0 ? (cart.discount?.code ?? null) : null,
       quoteFingerprint: cart.quoteFingerprint ?? "",
       totals,
       amountChargedMinor: intent.amountMinor,
