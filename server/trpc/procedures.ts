@@ -138,8 +138,9 @@ function writeRules(options: WriteOptions) {
       // Failed, it stored no outcome: a retry runs again. Unreleased (the database failing too), the
       // lease expires; the write's own error is the answer either way.
       await held.lease.release().catch(() => undefined);
-      // The use case's checks ran outside any transaction, after the lookup above: an identical request
-      // that stored its outcome in between is replayed, as it would have been before the checks.
+      // The use case's checks ran outside any transaction, after the lookup above. An identical request
+      // that stored its outcome in between (possible only once the lease expired, KEY_LEASE_MS) is
+      // replayed, as it would have been before the checks.
       const storedSince = await storedOutcome(ctx.deps, request);
       if (!storedSince) return result;
       await requireLiveSessionForReplay(ctx, ctx.deps.database.db, options);

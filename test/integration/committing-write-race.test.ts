@@ -7,10 +7,11 @@ import { chowderCup } from "../checkout-helpers";
 import { deliveryAddressNearHarbor } from "../routes";
 
 /**
- * A write that calls an outside service first (set-delivery) checks its key's stored outcome, then
- * its preconditions outside any transaction. An identical request (same key) that commits between
- * the two must be replayed, not reported as this request's failed precondition: a client retrying its
- * own completed request is not told to reload and retry (409 CART_CONFLICT).
+ * A write that calls an outside service first (set-delivery) looks up its key's stored outcome and
+ * leases the key, then checks its preconditions outside any transaction. An identical request (same
+ * key) sent meanwhile does not run beside it: it is answered 409 IDEMPOTENCY_IN_PROGRESS with
+ * Retry-After, and its retry replays the first one's answer. Neither is told to reload and retry
+ * (409 CART_CONFLICT), as a client retrying its own request would have been when both ran.
  *
  * A hook runs just before the next cart read outside a transaction (every cart read goes through
  * db/rows.ts fragmentRows, on either driver): there, the identical request runs to its end.
@@ -43,8 +44,8 @@ afterAll(async () => {
   await app.close();
 });
 
-describe("an identical set-delivery that commits while this one checks its preconditions", () => {
-  it("is replayed to this one, not answered 409 CART_CONFLICT", async () => {
+describe("an identical set-delivery sent while this one checks its preconditions", () => {
+  it("is refused as in progress, then replays this one's answer; neither is answered 409 CART_CONFLICT", async () => {
     const cart = await startCart(app, HARBOR.locationId, "delivery");
     const path = `/locations/${cart.locationId}/carts/${cart.cartId}`;
     const added = await app.call("POST", `${path}/items`, { headers: { "X-Cart-Token": cart.token, "If-Match": cart.etag, "Idempotency-Key": idemKey() }, body: chowderCup });
@@ -52,16 +53,21 @@ describe("an identical set-delivery that commits while this one checks its preco
     const headers = { "X-Cart-Token": cart.token, "If-Match": added.headers.get("etag") ?? "", "Idempotency-Key": idemKey() };
     const send = () => app.call("PUT", `${path}/set-delivery`, { headers, body: deliveryAddressNearHarbor });
 
-    let first: TestResponse | undefined;
+    let meanwhile: TestResponse | undefined;
     hooks.beforeNextCartRead = async () => {
-      first = await send();
+      meanwhile = await send();
     };
-    const second = await send();
+    const first = await send();
 
-    expect(first?.status, first?.text).toBe(200);
-    expect(second.status, second.text).toBe(200);
-    expect(second.headers.get("idempotent-replayed")).toBe("true");
-    expect(second.text).toBe(first?.text);
+    expect(meanwhile?.status, meanwhile?.text).toBe(409);
+    expect((meanwhile?.body as { code: string }).code).toBe("IDEMPOTENCY_IN_PROGRESS");
+    expect(meanwhile?.headers.get("retry-after")).toBe("1");
+    expect(first.status, first.text).toBe(200);
+    expect(first.headers.get("idempotent-replayed")).toBeNull();
+    const retried = await send();
+    expect(retried.status, retried.text).toBe(200);
+    expect(retried.headers.get("idempotent-replayed")).toBe("true");
+    expect(retried.text).toBe(first.text);
     const read = await app.call("GET", path, { headers: { "X-Cart-Token": cart.token } });
     expect(read.headers.get("etag")).toBe('"cart-2"');
   });
