@@ -1,5 +1,6 @@
-import { sql } from "drizzle-orm";
+import { getTableName, sql } from "drizzle-orm";
 import { idempotencyLeases, idempotencyRecords } from "../../db/schema";
+import type { AppDeps } from "../app/deps";
 import { untilDone } from "./batches";
 import type { Job } from "./types";
 
@@ -11,40 +12,28 @@ import type { Job } from "./types";
  * a lease is left to expire after its write succeeded (its record answers from then on).
  */
 export const pruneIdempotency: Job = async ({ deps, batchSize, deadline }) => {
-  const { db } = deps.database;
-  const table = idempotencyRecords;
-  const result = await untilDone(batchSize, deadline, async () => {
-    const now = deps.now().toISOString();
-    const deleted = await db
-      .delete(table)
-      .where(
-        sql`(${table.scope}, ${table.key}) in (
-          select scope, key from idempotency_records
-          where expires_at <= ${now}::timestamptz
-          limit ${batchSize}
-          for update skip locked)`,
-      )
-      .returning({ key: table.key });
-    return deleted.length;
-  });
-  const leases = await untilDone(batchSize, deadline, async () => {
-    const now = deps.now().toISOString();
-    const deleted = await db
-      .delete(idempotencyLeases)
-      .where(
-        sql`(${idempotencyLeases.scope}, ${idempotencyLeases.key}) in (
-          select scope, key from idempotency_leases
-          where expires_at <= ${now}::timestamptz
-          limit ${batchSize}
-          for update skip locked)`,
-      )
-      .returning({ key: idempotencyLeases.key });
-    return deleted.length;
-  });
+  const records = await untilDone(batchSize, deadline, () => deleteExpired(deps, idempotencyRecords, batchSize));
+  const leases = await untilDone(batchSize, deadline, () => deleteExpired(deps, idempotencyLeases, batchSize));
   return {
-    processed: result.processed + leases.processed,
-    batches: result.batches + leases.batches,
-    complete: result.complete && leases.complete,
-    details: { deleted: result.processed, leasesDeleted: leases.processed },
+    processed: records.processed + leases.processed,
+    batches: records.batches + leases.batches,
+    complete: records.complete && leases.complete,
+    details: { deleted: records.processed, leasesDeleted: leases.processed },
   };
 };
+
+/** One batch of a keyed table's rows past their `expires_at`: how many were deleted. */
+async function deleteExpired(deps: AppDeps, table: typeof idempotencyRecords | typeof idempotencyLeases, batchSize: number): Promise<number> {
+  const now = deps.now().toISOString();
+  const deleted = await deps.database.db
+    .delete(table)
+    .where(
+      sql`(${table.scope}, ${table.key}) in (
+        select scope, key from ${sql.identifier(getTableName(table))}
+        where expires_at <= ${now}::timestamptz
+        limit ${batchSize}
+        for update skip locked)`,
+    )
+    .returning({ key: table.key });
+  return deleted.length;
+}
