@@ -16,7 +16,7 @@ import {
   type ResultBody,
   type SessionBody,
 } from "../checkout-helpers";
-import { createTestApp, mutate, type TestApp, type TestResponse } from "../harness";
+import { createTestApp, idemKey, mutate, type TestApp, type TestResponse } from "../harness";
 import { confirmInBrowser, FAKE_STRIPE_KEY, intentIdOf, signedWebhook, startFakeStripe, type FakeStripe } from "../stripe-fake";
 
 /**
@@ -210,6 +210,26 @@ describe("Simulated processor races (server-side confirmation)", () => {
       ]);
       for (const result of results) expect([200, 409]).toContain(result.status);
       await expectOneConsistentOutcome(simulatedApp, cart.cartId, simulated.ledger.charges.filter((charge) => charge.intentId === intentId));
+    }
+  });
+
+  it("a declined and a good card under one Idempotency-Key, the second a little later: the one answered 409 ran nothing", async () => {
+    // Before key leases the declined payment reopened the cart before its answer was stored, and the
+    // other card ran in that window, was charged, and only then was answered 409 IDEMPOTENCY_KEY_REUSED.
+    for (let round = 0; round < 2 * ROUNDS; round++) {
+      const cart = await pricedCart(simulatedApp);
+      await sessionFor(simulatedApp, cart);
+      const key = idemKey();
+      const [declined, good] = await Promise.all([
+        pay(simulatedApp, cart, "pm_card_chargeDeclined", { key }),
+        new Promise((resolve) => setTimeout(resolve, round)).then(() => pay(simulatedApp, cart, "pm_card_visa", { key })),
+      ]);
+      const attempts = await simulatedApp.deps.database.db.select().from(paymentAttempts).where(eq(paymentAttempts.cartId, cart.cartId));
+      const refused = [declined, good].filter((response) => response.status === 409);
+      expect(refused, `round ${round}`).toHaveLength(1);
+      const refusedMethod = refused[0] === declined ? "pm_card_chargeDeclined" : "pm_card_visa";
+      expect(attempts.map((attempt) => attempt.paymentMethodId), `round ${round}`).not.toContain(refusedMethod);
+      expect(attempts, `round ${round}`).toHaveLength(1);
     }
   });
 
