@@ -328,7 +328,11 @@ export async function storedOutcomeOrLease<T>(deps: AppDeps, request: Idempotent
   const record = typeof row?.record === "string" ? (JSON.parse(row.record) as StoredRecord) : (row?.record ?? undefined);
   if (record) return { stored: replayOf<T>(deps, request, record) };
   if (row?.leased) {
-    return { lease: { release: () => fragmentRows(deps.database.db, fragment`delete from idempotency_leases where scope = ${scope} and key = ${key} and holder = ${holder}`).then(() => undefined) } };
+    const drop = () => fragmentRows(deps.database.db, fragment`delete from idempotency_leases where scope = ${scope} and key = ${key} and holder = ${holder}`);
+    // Tried up to three times: the write often failed because Postgres dropped its connections, and
+    // an attempt may meet a pooled connection the driver has not yet seen closed. A lease left behind
+    // holds the key (409 IDEMPOTENCY_IN_PROGRESS to its retries) until it expires.
+    return { lease: { release: () => drop().catch(drop).catch(drop).then(() => undefined) } };
   }
   // The statement's snapshot may predate a lease taken at the same moment: then its body is unknown.
   if (row?.heldFor && row.heldFor !== fingerprint) {
