@@ -37,7 +37,7 @@ const authTags: OperationTag[] = ["Customer authentication"];
 const tags: OperationTag[] = ["Customer"];
 
 const CODE_RULES =
-  "Codes are 6 digits, expire after OTP_TTL_MINUTES (10) and work once; a new code replaces the previous one. A code allows OTP_MAX_ATTEMPTS (5) wrong tries, then it is dead even for the right code. Per identifier (across IPs and instances): at most OTP_MAX_CHALLENGES_PER_HOUR (5) codes and OTP_MAX_FAILURES_PER_HOUR (10) wrong codes per hour, else 429 RATE_LIMITED with Retry-After.";
+  "Codes are 6 digits, expire after OTP_TTL_MINUTES (10) and work once; a new code replaces the previous one (for phone verification, the same customer's previous one: another customer asking for the number cancels no one's code). A code allows OTP_MAX_ATTEMPTS (5) wrong tries, then it is dead even for the right code. Per identifier (across IPs and instances): at most OTP_MAX_CHALLENGES_PER_HOUR (5) codes and OTP_MAX_FAILURES_PER_HOUR (10) wrong codes per hour, else 429 RATE_LIMITED with Retry-After.";
 
 const CODE_ERRORS =
   "A wrong code is 401 UNAUTHORIZED (`details.attemptsRemaining`); an expired, used, replaced or exhausted code is 401 UNAUTHORIZED saying to request a new one.";

@@ -251,6 +251,25 @@ describe("phone verification", () => {
     expect((await start(owner.token, phone)).status).toBe(409);
   });
 
+  it("keeps a customer's pending code when another customer asks for one for the same number", async () => {
+    const owner = await signIn(app);
+    const phone = freshPhone();
+    const { methodId } = (await start(owner.token, phone)).body as { methodId: string };
+    const otp = await latestCode(app, phone);
+    const other = await signIn(app);
+    expect((await start(other.token, phone)).status).toBe(200);
+    const confirmed = await confirm(owner.token, { phoneNumber: phone, methodId, otp });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect((confirmed.body as SessionBody).customer).toMatchObject({ phoneNumber: phone, phoneNumberVerified: true });
+    // The customer's own new code still replaces their previous one.
+    const ownNumber = freshPhone();
+    const first = (await start(other.token, ownNumber)).body as { methodId: string };
+    const firstOtp = await latestCode(app, ownNumber);
+    expect((await start(other.token, ownNumber)).status).toBe(200);
+    const superseded = await confirm(other.token, { phoneNumber: ownNumber, methodId: first.methodId, otp: firstOtp });
+    expect(superseded.status, superseded.text).toBe(401);
+  });
+
   it("keeps a verified number from being replaced by a profile field at sign-in (409), leaving the code usable", async () => {
     const phone = freshPhone();
     const signedIn = await signIn(app, HARBOR.merchantSlug, phone);

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { and, count, eq, gt, min, sql } from "drizzle-orm";
+import { and, count, eq, gt, isNull, min, sql } from "drizzle-orm";
 import type { Tx } from "../../../db/client";
 import { queryRows } from "../../../db/rows";
 import { otpChallenges, otpFailures, type OtpChallengeStatus, type OtpPurpose } from "../../../db/schema";
@@ -76,6 +76,10 @@ export async function issueChallenge(tx: Tx, ctx: RequestContext, subject: Chall
         eq(otpChallenges.purpose, subject.purpose),
         eq(otpChallenges.identifierKey, key),
         eq(otpChallenges.status, "pending"),
+        // A phone-verification code is the requesting customer's alone: another customer asking for
+        // the same number must not cancel it (whoever proves a code first owns the number; the other
+        // then gets 409). Sign-in codes have no customer and replace one another, as before.
+        subject.customerId === null ? isNull(otpChallenges.customerId) : eq(otpChallenges.customerId, subject.customerId),
       ),
     );
   const id = newId("otp");
