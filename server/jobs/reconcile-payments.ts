@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import { carts, orders, paymentAttempts, paymentSessions } from "../../db/schema";
 import type { AppDeps } from "../app/deps";
 import { toAppError } from "../errors-map";
@@ -19,7 +19,9 @@ const OUTAGE_AFTER_UNAVAILABLE_CARTS = 3;
  *   went away mid-payment, a crash, a processor timeout): captured into an order, or released;
  * - OPEN carts whose payment session holds an intent, with the quote still payable, untouched for
  *   as long (the customer confirmed in the browser but neither the report nor the webhook came):
- *   an authorization for exactly the quote becomes the order the customer paid for.
+ *   an authorization for exactly the quote becomes the order the customer paid for;
+ * - carts past their idle expiry whose payment session still holds an intent: it is canceled, an
+ *   authorization's hold on the card included.
  *
  * The finalizer holds the cart's row lock for each decision and uses idempotency keys every
  * caller derives identically, so this job may run on several instances at once, next to live
@@ -33,7 +35,7 @@ export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {
   let complete = true;
   let unavailableInARow = 0;
   let passedOver = 0;
-  for (const select of [lockedCarts, openCartsWithIntents]) {
+  for (const select of [lockedCarts, openCartsWithIntents, expiredCartsWithIntents]) {
     let after = "";
     for (;;) {
       if (Date.now() >= deadline) {
@@ -96,6 +98,35 @@ async function openCartsWithIntents(deps: AppDeps, after: string, limit: number)
         eq(carts.status, "OPEN"),
         gt(carts.expiresAt, now),
         gt(carts.quoteExpiresAt, now),
+        isNotNull(paymentSessions.intentId),
+        lte(paymentSessions.updatedAt, cutoff(deps)),
+        gt(carts.id, after),
+        sql`not exists (select 1 from ${orders} where ${orders.cartId} = ${carts.id})`,
+      ),
+    )
+    .orderBy(asc(carts.id))
+    .limit(limit);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Carts past their idle expiry, within the processors' authorization window, whose payment session
+ * still names an intent: the finalizer cancels it (an authorization nobody settled holds the card
+ * until then) and the session forgets it, so each such cart is visited until that is done.
+ */
+const AUTHORIZATION_WINDOW_MS = 7 * 24 * 3_600_000;
+
+async function expiredCartsWithIntents(deps: AppDeps, after: string, limit: number): Promise<string[]> {
+  const now = deps.now();
+  const rows = await deps.database.db
+    .select({ id: carts.id })
+    .from(carts)
+    .innerJoin(paymentSessions, eq(paymentSessions.cartId, carts.id))
+    .where(
+      and(
+        inArray(carts.status, ["OPEN", "EXPIRED"]),
+        lte(carts.expiresAt, now),
+        gt(carts.expiresAt, new Date(now.getTime() - AUTHORIZATION_WINDOW_MS)),
         isNotNull(paymentSessions.intentId),
         lte(paymentSessions.updatedAt, cutoff(deps)),
         gt(carts.id, after),

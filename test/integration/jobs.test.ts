@@ -198,6 +198,31 @@ describe("reconcile-payments", () => {
     expect(order?.amountChargedMinor).toBe(cart.total);
   });
 
+  it("cancels the open intents of carts that expired with them, an unsettled authorization's hold included, then leaves those carts alone", async () => {
+    const confirmed = await pricedCart(app);
+    await paymentSession(app, confirmed);
+    const abandoned = await pricedCart(app);
+    await paymentSession(app, abandoned);
+    const intentOf = async (cartId: string) => (await app.deps.database.db.select().from(paymentSessions).where(eq(paymentSessions.cartId, cartId)))[0]?.intentId ?? null;
+    const held = await intentOf(confirmed.cartId);
+    const unused = await intentOf(abandoned.cartId);
+    if (!held || !unused) throw new Error("no intent");
+    // Confirmed in the browser; neither the report nor the webhook ever comes, and the cart expires.
+    expect(ledger.confirm(held, "pm_card_visa", undefined).status).toBe("requires_capture");
+    advance(app.env.CART_IDLE_TTL_MINUTES * 60_000 + 1000);
+
+    const report = await job("reconcile-payments");
+    expect(report.complete).toBe(true);
+    expect(ledger.retrieve(held).status).toBe("canceled");
+    expect(ledger.retrieve(unused).status).toBe("canceled");
+    expect(await intentOf(confirmed.cartId)).toBeNull();
+    expect(await intentOf(abandoned.cartId)).toBeNull();
+    expect(await orderCount(app, confirmed.cartId)).toBe(0);
+    expect(ledger.charges.filter((charge) => charge.intentId === held)).toHaveLength(0);
+    const again = await job("reconcile-payments");
+    expect(again.details).toMatchObject({ completed: 0, released: 0, unchanged: 0, errors: 0 });
+  });
+
 });
 
 describe("release-quotes", () => {

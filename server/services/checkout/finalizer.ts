@@ -171,6 +171,7 @@ async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: A
  */
 async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessionIntentId: string | null, intent: ProcessorIntent): Promise<Step> {
   const now = deps.now();
+  if (intent.id === sessionIntentId && intent.metadata.cartId === cart.id && effectiveStatus(cart, now) === "EXPIRED") return retireIntentOfExpiredCart(tx, deps, cart, intent);
   if (intent.metadata.cartId !== cart.id || cart.quoteFingerprint === null || effectiveStatus(cart, now) !== "OPEN") return { kind: "done" };
   const carriesQuote = intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
   if (intent.status === "requires_capture" && carriesQuote && intent.id === sessionIntentId) {
@@ -187,6 +188,32 @@ async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessio
     // Captured outside this service's capture path for exactly this quote: the customer paid for it.
     const attempt = await lockForAttempt(tx, deps, cart, { intentId: intent.id, source: "webhook" });
     await placeOrder(tx, deps, lockedFor(cart, now), attempt, intent);
+  }
+  return { kind: "done" };
+}
+
+/** The statuses in which an intent can still be confirmed or captured, and can be canceled. */
+const OPEN_INTENT_STATUSES = new Set<ProcessorIntent["status"]>(["requires_payment_method", "requires_confirmation", "requires_action", "requires_capture"]);
+
+/**
+ * The cart expired (idle) with its payment session's intent still open: nothing will be paid with
+ * it any more. An authorization (the customer confirmed in the browser, and neither the report nor
+ * the webhook settled it while the cart could be paid) is canceled, so that the card's hold goes now
+ * rather than when the processor drops it days later; an intent never confirmed is canceled too, so
+ * that a late confirmation fails. Once canceled, the session forgets the intent and the
+ * reconciliation job stops visiting the cart.
+ */
+async function retireIntentOfExpiredCart(tx: Tx, deps: AppDeps, cart: CartRow, intent: ProcessorIntent): Promise<Step> {
+  if (OPEN_INTENT_STATUSES.has(intent.status)) {
+    return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-expired-cart`, stateKey: attemptStateKey(undefined) };
+  }
+  if (intent.status === "canceled") {
+    await tx
+      .update(paymentSessions)
+      .set({ intentId: null, updatedAt: deps.now() })
+      .where(and(eq(paymentSessions.cartId, cart.id), eq(paymentSessions.intentId, intent.id)));
+  } else if (intent.status === "succeeded") {
+    logger.error({ cartId: cart.id, intentId: intent.id }, "an intent of an expired cart was captured outside this service; manual refund needed");
   }
   return { kind: "done" };
 }
