@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNotNull, lte, sql, type SQL } from "drizzle-orm";
 import { carts, orders, paymentAttempts, paymentSessions } from "../../db/schema";
 import type { AppDeps } from "../app/deps";
 import { toAppError } from "../errors-map";
@@ -87,26 +87,10 @@ async function lockedCarts(deps: AppDeps, after: string, limit: number): Promise
   return rows.map((row) => row.id);
 }
 
-async function openCartsWithIntents(deps: AppDeps, after: string, limit: number): Promise<string[]> {
+/** OPEN carts, still payable, whose payment session holds an intent. */
+function openCartsWithIntents(deps: AppDeps, after: string, limit: number): Promise<string[]> {
   const now = deps.now();
-  const rows = await deps.database.db
-    .select({ id: carts.id })
-    .from(carts)
-    .innerJoin(paymentSessions, eq(paymentSessions.cartId, carts.id))
-    .where(
-      and(
-        eq(carts.status, "OPEN"),
-        gt(carts.expiresAt, now),
-        gt(carts.quoteExpiresAt, now),
-        isNotNull(paymentSessions.intentId),
-        lte(paymentSessions.updatedAt, cutoff(deps)),
-        gt(carts.id, after),
-        sql`not exists (select 1 from ${orders} where ${orders.cartId} = ${carts.id})`,
-      ),
-    )
-    .orderBy(asc(carts.id))
-    .limit(limit);
-  return rows.map((row) => row.id);
+  return cartsWithSessionIntents(deps, after, limit, [eq(carts.status, "OPEN"), gt(carts.expiresAt, now), gt(carts.quoteExpiresAt, now)]);
 }
 
 /**
@@ -116,17 +100,24 @@ async function openCartsWithIntents(deps: AppDeps, after: string, limit: number)
  */
 const AUTHORIZATION_WINDOW_MS = 7 * 24 * 3_600_000;
 
-async function expiredCartsWithIntents(deps: AppDeps, after: string, limit: number): Promise<string[]> {
+function expiredCartsWithIntents(deps: AppDeps, after: string, limit: number): Promise<string[]> {
   const now = deps.now();
+  return cartsWithSessionIntents(deps, after, limit, [
+    inArray(carts.status, ["OPEN", "EXPIRED"]),
+    lte(carts.expiresAt, now),
+    gt(carts.expiresAt, new Date(now.getTime() - AUTHORIZATION_WINDOW_MS)),
+  ]);
+}
+
+/** Carts without an order whose payment session names an intent untouched for PAYMENT_RECONCILE_AFTER_SECONDS, in id order after `after`. */
+async function cartsWithSessionIntents(deps: AppDeps, after: string, limit: number, cartConditions: SQL[]): Promise<string[]> {
   const rows = await deps.database.db
     .select({ id: carts.id })
     .from(carts)
     .innerJoin(paymentSessions, eq(paymentSessions.cartId, carts.id))
     .where(
       and(
-        inArray(carts.status, ["OPEN", "EXPIRED"]),
-        lte(carts.expiresAt, now),
-        gt(carts.expiresAt, new Date(now.getTime() - AUTHORIZATION_WINDOW_MS)),
+        ...cartConditions,
         isNotNull(paymentSessions.intentId),
         lte(paymentSessions.updatedAt, cutoff(deps)),
         gt(carts.id, after),
