@@ -13,6 +13,9 @@ import { getTableColumns, type InferSelectModel, type Table } from "drizzle-orm"
  *
  * Columns come back as `"<prefix><column name>"`, so several tables can share one statement.
  *
+ * `omit`: fields left out of `text`, which the statement selects itself (under the same alias);
+ * `read` decodes them as the others.
+ *
  * `jsonAsText`: JSON columns are selected as their text, which `read` parses (each JSON column's own
  * decoder parses a string), so that a statement whose row may be dropped undecoded does not have the
  * driver parse its JSON on arrival (a GET cart answered from its rendering: server/services/rendered-carts.ts).
@@ -25,14 +28,15 @@ export type Projection<T extends Table> = {
 
 type ColumnReader = { field: string; alias: string; decode: (value: unknown) => unknown };
 
-export function projection<T extends Table>(table: T, alias: string, prefix = "", options: { jsonAsText?: boolean } = {}): Projection<T> {
+export function projection<T extends Table>(table: T, alias: string, prefix = "", options: { jsonAsText?: boolean; omit?: readonly (keyof InferSelectModel<T> & string)[] } = {}): Projection<T> {
   const readers: ColumnReader[] = Object.entries(getTableColumns(table)).map(([field, column]) => ({
     field,
     alias: `${prefix}${column.name}`,
     decode: (value) => column.mapFromDriverValue(value),
   }));
-  const text = Object.values(getTableColumns(table))
-    .map((column) => `${alias}."${column.name}"${options.jsonAsText && column.dataType === "json" ? "::text" : ""} as "${prefix}${column.name}"`)
+  const text = Object.entries(getTableColumns(table))
+    .filter(([field]) => !options.omit?.includes(field as keyof InferSelectModel<T> & string))
+    .map(([, column]) => `${alias}."${column.name}"${options.jsonAsText && column.dataType === "json" ? "::text" : ""} as "${prefix}${column.name}"`)
     .join(", ");
   return {
     text,

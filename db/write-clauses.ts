@@ -1,5 +1,6 @@
 import { getTableColumns, type InferInsertModel, type Table } from "drizzle-orm";
 import { Fragment } from "./fragment";
+import { jsonText } from "./json-text";
 
 /**
  * The SET list of an UPDATE, and the column and VALUES lists of an INSERT, of `values` (undefined
@@ -33,9 +34,15 @@ export function insertClause<T extends Table>(table: T, values: InferInsertModel
 
 type Column = ReturnType<typeof getTableColumns>[string];
 
-/** A value as the driver takes it for `column`: what Drizzle sends for `sql.param(value, column)`. */
+/**
+ * A value as the driver takes it for `column`: what Drizzle sends for `sql.param(value, column)`. A JSON
+ * column's value whose text is already known (./json-text.ts) is sent as that text, which is
+ * what Drizzle's encoder (JSON.stringify) would make of it.
+ */
 function columnValue(column: Column, value: unknown): unknown {
-  return value === null ? null : column.mapToDriverValue(value);
+  if (value === null) return null;
+  if (column.dataType === "json" && typeof value === "object") return jsonText(value);
+  return column.mapToDriverValue(value);
 }
 
 type Target = { column: Column; quoted: string; assign: string };

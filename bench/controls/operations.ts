@@ -8,7 +8,7 @@ import { newRequestId } from "../../server/http/request-id";
 import { addItem, type AddItemInput } from "../../server/services/cart-operations";
 import { getMenus } from "../../server/services/catalog";
 import { createOrderingSession, getCart } from "../../server/services/carts";
-import { cartReadAhead } from "../../server/services/cart-access";
+import { cartReadAhead, keptVersionOf } from "../../server/services/cart-access";
 import { readSessionAhead } from "../../server/services/customers/principal";
 import { idempotentRequest, runIdempotent } from "../../server/services/idempotency";
 import { locationReadAhead } from "../../server/services/locations";
@@ -105,7 +105,7 @@ const operations: Record<string, Operation> = {
         itemUnavailableAction: "remove_item",
         specialInstructions: body.specialInstructions as string | undefined,
       };
-      const cartRead = (tx: Tx) => cartReadAhead.send(tx, ids.locationId, ids.cartId);
+      const cartRead = (tx: Tx) => cartReadAhead.send(tx, ids.locationId, ids.cartId, keptVersionOf(ctx, ids.cartId));
       return underKey(ctx, "carts.addItem", { ...ids, ...item }, 200, cartRead, (write) => addItem(cartMutationContext(write), ids, item));
     },
   },

@@ -10,6 +10,7 @@ import { createPaymentProcessor } from "../integrations/payments";
 import { createRateLimiter } from "../integrations/rate-limit";
 import { createResponseCache } from "../http/response-cache";
 import { createRenderedCarts } from "../services/rendered-carts";
+import { createKeptCartLines } from "../services/kept-cart-lines";
 import { createCatalogCache } from "../services/catalog-cache";
 import type { AppDeps } from "./deps";
 import { localSecret } from "./local-secret";
@@ -58,6 +59,7 @@ export async function buildIntegrations(env: Env, now: () => Date): Promise<Omit
     responseCache: createResponseCache(env.RESPONSE_CACHE_TTL_MS, now),
     catalogCache: createCatalogCache(),
     renderedCarts: createRenderedCarts(),
+    keptCartLines: createKeptCartLines(),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import type { ResponseCache } from "../http/response-cache";
 import type { CatalogCache } from "../services/catalog-cache";
 import type { RenderedCarts } from "../services/rendered-carts";
+import type { KeptCartLines } from "../services/kept-cart-lines";
 import type { Courier } from "../integrations/courier/types";
 import type { OtpDelivery } from "../integrations/otp-delivery/types";
 import type { PaymentProcessor } from "../integrations/payments/types";
@@ -25,6 +26,8 @@ export type AppDeps = {
   catalogCache: CatalogCache;
   /** GET cart's views, reused while their row and location revisions are unchanged (server/services/rendered-carts.ts). */
   renderedCarts: RenderedCarts;
+  /** The lines of the carts this process last wrote, at the row version written (server/services/kept-cart-lines.ts). */
+  keptCartLines: KeptCartLines;
   /** Injected so that tests can move time (cart expiry, quotes, schedules). */
   now: () => Date;
 };

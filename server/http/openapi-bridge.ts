@@ -4,7 +4,7 @@ import { AppError } from "../errors";
 import { toAppError } from "../errors-map";
 import { appRouter } from "../routers";
 import type { RequestContext } from "../app/request-context";
-import { answerText } from "../services/answer-text";
+import { jsonText } from "../../db/json-text";
 import { logUnexpected } from "./error-response";
 import type { RestMatch } from "./rest-routes";
 
@@ -35,7 +35,7 @@ export function createProcedureRunner() {
     maxBodySize: undefined,
     // A write's answer was serialised when it was stored under its Idempotency-Key: that text is sent
     // (patches/trpc-to-openapi+3.3.0.patch adds this option).
-    serializeBody: answerText,
+    serializeBody: jsonText,
     responseMeta: ({ ctx, errors }) => (errors.length > 0 || !ctx ? {} : { status: ctx.response.status, headers: { ...ctx.response.headers } }),
   });
 

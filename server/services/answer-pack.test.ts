@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { deriveKey, seal } from "../security/tokens";
 import { ANSWER_DICTIONARY_Z2 } from "./answer-dictionary";
 import { packAnswer, unpackAnswer } from "./answer-pack";
-import { answerText } from "./answer-text";
+import { jsonText } from "../../db/json-text";
 
 const key = deriveKey("a-test-secret-that-is-long-enough-000000", "idempotency-response");
 const line = (index: number) => ({
@@ -63,13 +63,13 @@ describe("stored idempotent answers", () => {
     const packed = packAnswer(key, answer);
     // Changed afterwards, which no answer is once stored: the text sent is the stored one, so this shows it is reused.
     answer.status = "CHANGED";
-    expect(answerText(answer)).toBe(JSON.stringify(cart));
+    expect(jsonText(answer)).toBe(JSON.stringify(cart));
     const replayed = unpackAnswer(key, packed) as typeof cart;
     replayed.status = "CHANGED";
-    expect(answerText(replayed)).toBe(JSON.stringify(cart));
+    expect(jsonText(replayed)).toBe(JSON.stringify(cart));
     // Any other object, and a value that is not one, is serialised as JSON.stringify would.
-    expect(answerText(structuredClone(answer))).toBe(JSON.stringify(answer));
-    expect(answerText(undefined)).toBeUndefined();
-    expect(answerText("a")).toBe('"a"');
+    expect(jsonText(structuredClone(answer))).toBe(JSON.stringify(answer));
+    expect(jsonText(undefined)).toBeUndefined();
+    expect(jsonText("a")).toBe('"a"');
   });
 });

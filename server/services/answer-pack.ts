@@ -1,7 +1,7 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { seal, unseal, unsealBytes } from "../security/tokens";
 import { ANSWER_DICTIONARY_Z2 } from "./answer-dictionary";
-import { rememberAnswerText } from "./answer-text";
+import { jsonText, rememberJsonText } from "../../db/json-text";
 
 /**
  * A stored idempotent answer: its JSON compressed (raw deflate), then sealed (AES-256-GCM), as base64url
@@ -10,7 +10,7 @@ import { rememberAnswerText } from "./answer-text";
  * Read as well: "z1." (deflated without a dictionary, written until 2026-11-25) and, without a prefix,
  * sealed plain JSON (before compression): records of either kind replay until they expire.
  *
- * The text an answer is packed from, or unpacked to, is remembered with the answer (./answer-text.ts):
+ * The text an answer is packed from, or unpacked to, is remembered with the answer (db/json-text.ts):
  * the response sends it as it is.
  */
 const Z2 = "z2.";
@@ -18,15 +18,16 @@ const Z1 = "z1.";
 const DEFLATE_LEVEL = 3;
 
 export function packAnswer(key: Buffer, body: unknown): string {
-  const text = JSON.stringify(body);
-  rememberAnswerText(body, text);
+  // A cart's answer comes with its text already assembled (cart-view.ts); anything else is serialised here.
+  const text = jsonText(body) ?? "null";
+  rememberJsonText(body, text);
   return Z2 + seal(key, deflateRawSync(text, { level: DEFLATE_LEVEL, dictionary: ANSWER_DICTIONARY_Z2 }));
 }
 
 export function unpackAnswer(key: Buffer, stored: string): unknown {
   const text = answerJson(key, stored);
   const body = JSON.parse(text) as unknown;
-  rememberAnswerText(body, text);
+  rememberJsonText(body, text);
   return body;
 }
 

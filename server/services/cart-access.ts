@@ -52,23 +52,35 @@ export function publishedLocation(location: LocationWithMerchant): LocationWithM
   return location;
 }
 
-type CartRead<T extends { cart: CartOwner }> = (db: Executor, locationId: string, cartId: string) => Promise<T | undefined>;
+type CartRead<T extends { cart: CartOwner }> = (db: Executor, ctx: Pick<RequestContext, "deps">, locationId: string, cartId: string) => Promise<T | undefined>;
 
 // Both reads are written once from the schema (db/projection.ts): they run on every cart request.
 const cartColumns = projection(carts, "c");
 const cartOnlyQuery = rawFragment(`select ${cartColumns.text} from carts c where c.id = `);
 
-const cartOnly: CartRead<{ cart: CartRow }> = async (db, locationId, cartId) => {
+const cartOnly: CartRead<{ cart: CartRow }> = async (db, _ctx, locationId, cartId) => {
   const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${cartOnlyQuery}${cartId} and c.location_id = ${locationId}`);
   return row ? { cart: cartColumns.read(row) } : undefined;
 };
 
-const joinedCart = projection(carts, "c", "c_");
+/**
+ * The SQL naming one state of a cart row: its revision (which every change of the service moves), its
+ * `xmin` (which any rewrite of the row moves, even one behind the service's back) and its `updated_at`.
+ * `table` is the alias, or the table's name in an UPDATE's RETURNING.
+ */
+export const cartRowVersion = (table: string) =>
+  `concat_ws('.', ${table}."revision", ${table}.xmin, (extract(epoch from ${table}."updated_at") * 1000000)::bigint)`;
+
+/** The columns a mutation's read leaves out when the row is still the version this process wrote (kept-cart-lines.ts). */
+const keptColumns = ["lines", "priced"] as const;
+const joinedCart = projection(carts, "c", "c_", { omit: keptColumns });
 const joinedLocation = projection(locations, "l", "l_");
 const joinedMerchant = projection(merchants, "m", "m_");
-const withLocationQuery = rawFragment(
-  `select ${joinedCart.text}, ${joinedLocation.text}, ${joinedMerchant.text} from carts c ` +
-    `join locations l on l.id = c.location_id join merchants m on m.id = l.merchant_id where c.id = `,
+const withLocationHead = rawFragment(`select ${joinedCart.text}, ${cartRowVersion("c")} as "c_row_version", case when ${cartRowVersion("c")} = `);
+const linesUnlessKept = rawFragment(` then null else c."lines" end as "c_lines", case when ${cartRowVersion("c")} = `);
+const pricedUnlessKept = rawFragment(
+  ` then null else c."priced" end as "c_priced", ${joinedLocation.text}, ${joinedMerchant.text} ` +
+    `from carts c join locations l on l.id = c.location_id join merchants m on m.id = l.merchant_id where c.id = `,
 );
 
 type CartWithLocation = { cart: CartRow; location: LocationWithMerchant };
@@ -89,7 +101,7 @@ export type CartForRead = { cart: CartOwner; revision: number; version: string; 
 
 const readCart = projection(carts, "c", "c_", { jsonAsText: true });
 const forReadQuery = rawFragment(
-  `select ${readCart.text}, concat_ws('.', c."revision", c.xmin, (extract(epoch from c."updated_at") * 1000000)::bigint) as "c_row_version", ` +
+  `select ${readCart.text}, ${cartRowVersion("c")} as "c_row_version", ` +
     `l."catalog_revision" as "l_catalog_revision", l."policy_revision" as "l_policy_revision" ` +
     `from carts c join locations l on l.id = c.location_id where c.id = `,
 );
@@ -97,7 +109,7 @@ const forReadQuery = rawFragment(
 /** A text column of a raw row: a string, or null. */
 const nullableText = (value: unknown): string | null => (typeof value === "string" ? value : null);
 
-const readForView: CartRead<CartForRead> = async (db, locationId, cartId) => {
+const readForView: CartRead<CartForRead> = async (db, _ctx, locationId, cartId) => {
   const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${forReadQuery}${cartId} and c.location_id = ${locationId}`);
   if (!row) return undefined;
   return {
@@ -114,14 +126,29 @@ const readForView: CartRead<CartForRead> = async (db, locationId, cartId) => {
  * (server/trpc/procedures.ts): unchecked, until `loadAuthorized` checks the credential against it.
  * It reads the raw row; the row is decoded (its JSON parsed, its timestamps made Dates) only when the
  * use case takes it, so that a replay, which answers from the stored record, never decodes it.
+ * `keptVersion`: the row version whose lines this process keeps (`keptVersionOf`); a row still at that
+ * version comes without them. The read sent ahead is taken only by a read with the same arguments, so a
+ * version kept meanwhile by another request of this process makes the mutation read again.
  */
-export const cartReadAhead = readAhead((db: Executor, locationId: string, cartId: string) =>
-  fragmentRows<Record<string, unknown>>(db, fragment`${withLocationQuery}${cartId} and c.location_id = ${locationId}`),
+export const cartReadAhead = readAhead((db: Executor, locationId: string, cartId: string, keptVersion: string) =>
+  fragmentRows<Record<string, unknown>>(db, fragment`${withLocationHead}${keptVersion}${linesUnlessKept}${keptVersion}${pricedUnlessKept}${cartId} and c.location_id = ${locationId}`),
 );
 
-const withLocation: CartRead<CartWithLocation> = async (db, locationId, cartId) => {
-  const [row] = await cartReadAhead.read(db, locationId, cartId);
-  return row ? { cart: joinedCart.read(row), location: { ...joinedLocation.read(row), merchant: joinedMerchant.read(row) } } : undefined;
+/** What to send as `keptVersion`: the version this process keeps the cart's lines at, or "" (which no row version equals). */
+export const keptVersionOf = (ctx: Pick<RequestContext, "deps">, cartId: string): string => ctx.deps.keptCartLines.get(cartId)?.version ?? "";
+
+const withLocation: CartRead<CartWithLocation> = async (db, ctx, locationId, cartId) => {
+  const kept = ctx.deps.keptCartLines.get(cartId);
+  const [row] = await cartReadAhead.read(db, locationId, cartId, kept?.version ?? "");
+  if (!row) return undefined;
+  const cart = joinedCart.read(row);
+  // Both columns are NOT NULL: null is Postgres leaving them out, for a row still at the kept version.
+  if (row.c_lines === null || row.c_priced === null) {
+    if (!kept || row.c_row_version !== kept.version) throw new Error("a cart read left out lines it does not keep");
+    cart.lines = kept.lines;
+    cart.priced = kept.priced;
+  }
+  return { cart, location: { ...joinedLocation.read(row), merchant: joinedMerchant.read(row) } };
 };
 
 async function loadAuthorized<T extends { cart: CartOwner }>(db: Executor, ctx: RequestContext, locationId: string, cartId: string, read: CartRead<T>): Promise<T> {
@@ -129,13 +156,13 @@ async function loadAuthorized<T extends { cart: CartOwner }>(db: Executor, ctx: 
   if (!token && !bearer) throw new AppError("UNAUTHORIZED", "Send the cart's X-Cart-Token (or a customer bearer token)");
   if (!token) {
     const principal = await authenticateCustomer(ctx, db);
-    const found = await read(db, locationId, cartId);
+    const found = await read(db, ctx, locationId, cartId);
     if (!found) throw notFound("Cart");
     requireSameMerchant(principal, found.cart.merchantId);
     if (found.cart.customerId !== principal.customerId) throw new AppError("FORBIDDEN", "This cart belongs to someone else");
     return found;
   }
-  const found = await read(db, locationId, cartId);
+  const found = await read(db, ctx, locationId, cartId);
   if (!found) throw notFound("Cart");
   const presented = hashToken(token);
   if (found.cart.tokenHash && sameHash(presented, found.cart.tokenHash)) return found;

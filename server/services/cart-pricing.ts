@@ -5,6 +5,7 @@ import { amountOverflow, overflowedTotal } from "../domain/money";
 import { priceCart } from "../domain/pricing";
 import type { carts } from "../../db/schema";
 import type { LocationRow } from "./locations";
+import { perLine } from "./line-texts";
 
 type CartRow = typeof carts.$inferSelect;
 
@@ -81,13 +82,17 @@ export function quoteFingerprintOf(
 ): string {
   const unitPriceById = new Map(priced.lines.map((line) => [line.lineId, line.unitPriceMinor]));
   const lines = cart.lines
-    .map((line) => ({
-      productId: line.productId,
-      quantity: line.quantity,
-      unitPriceMinor: unitPriceById.get(line.id) ?? 0,
-      selections: line.selections.map((s) => `${s.modifierGroupId}/${s.optionId}x${s.quantity}@${s.priceMinor}`).sort(),
-    }))
-    .map((line) => JSON.stringify(line))
+    .map((line) => {
+      const unitPriceMinor = unitPriceById.get(line.id) ?? 0;
+      return quotedLine(line, String(unitPriceMinor), () =>
+        JSON.stringify({
+          productId: line.productId,
+          quantity: line.quantity,
+          unitPriceMinor,
+          selections: line.selections.map((s) => `${s.modifierGroupId}/${s.optionId}x${s.quantity}@${s.priceMinor}`).sort(),
+        }),
+      );
+    })
     .sort();
   const courier = cart.deliveryQuote
     ? { feeMinor: cart.deliveryQuote.feeMinor, taxMinor: cart.deliveryQuote.taxMinor, tipMinor: cart.deliveryQuote.courierTipMinor }
@@ -112,6 +117,9 @@ export function quoteFingerprintOf(
     },
   });
 }
+
+/** A line's part of the quote fingerprint, made again only when the line or its unit price changes. */
+const quotedLine = perLine<string>();
 
 function lineSubtotal(line: CartLine): number {
   return line.quantity * line.selections.reduce((sum, selection) => sum + selection.priceMinor * selection.quantity, line.basePriceMinor);

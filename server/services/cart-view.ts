@@ -2,6 +2,9 @@ import type { carts } from "../../db/schema";
 import type { CartStatus } from "../domain/cart-types";
 import { formatMinor, toDecimalString, type Currency } from "../domain/money";
 import type { CartView } from "../schemas/cart";
+import { randomUUID } from "node:crypto";
+import { rememberJsonText } from "../../db/json-text";
+import { perLine } from "./line-texts";
 
 type CartRow = typeof carts.$inferSelect;
 
@@ -18,8 +21,46 @@ export function toCartView(cart: CartRow, now: Date): CartView {
   const formatted = (minor: number) => formatMinor(minor, currency);
   const p = cart.priced;
   const pricedLines = new Map(p.lines.map((line) => [line.lineId, line]));
+  const items = cart.lines.map((line) => {
+    const priced = pricedLines.get(line.id);
+    const unitPriceMinor = priced?.unitPriceMinor ?? 0;
+    const totalMinor = priced?.totalMinor ?? 0;
+    const discountMinor = priced?.discountMinor ?? 0;
+    return renderedItem(line, `${currency} ${unitPriceMinor} ${totalMinor} ${discountMinor}`, () => {
+      const item = {
+        id: line.id,
+        productId: line.productId,
+        name: line.name,
+        description: line.description,
+        imageUrl: line.imageUrl,
+        // Written out rather than spread from money(): a line's object then keeps one shape, which
+        // is what keeps building and serialising a 100-line cart cheap.
+        price: decimal(unitPriceMinor),
+        priceFormatted: formatted(unitPriceMinor),
+        total: decimal(totalMinor),
+        totalFormatted: formatted(totalMinor),
+        discount: decimal(discountMinor),
+        discountFormatted: formatted(discountMinor),
+        quantity: line.quantity,
+        categoryId: line.categoryId,
+        itemUnavailableAction: line.itemUnavailableAction,
+        selections: line.selections.map((selection) => ({
+          modifierGroupId: selection.modifierGroupId,
+          modifierGroupName: selection.modifierGroupName,
+          optionId: selection.optionId,
+          optionName: selection.optionName,
+          quantity: selection.quantity,
+          price: decimal(selection.priceMinor),
+          priceFormatted: formatted(selection.priceMinor),
+        })),
+        specialInstructions: line.specialInstructions,
+        product: { id: line.productId, name: line.name, price: decimal(line.basePriceMinor) },
+      };
+      return { item, text: JSON.stringify(item) };
+    });
+  });
 
-  return {
+  const view: CartView = {
     id: cart.id,
     locationId: cart.locationId,
     merchantId: cart.merchantId,
@@ -94,38 +135,7 @@ export function toCartView(cart: CartRow, now: Date): CartView {
     ...(cart.discount ? { discountCode: cart.discount.code } : {}),
     statementDescriptor: cart.statementDescriptor,
     totalQuantity: p.totalQuantity,
-    items: cart.lines.map((line) => {
-      const priced = pricedLines.get(line.id);
-      return {
-        id: line.id,
-        productId: line.productId,
-        name: line.name,
-        description: line.description,
-        imageUrl: line.imageUrl,
-        // Written out rather than spread from money(): a line's object then keeps one shape, which
-        // is what keeps building and serialising a 100-line cart cheap.
-        price: decimal(priced?.unitPriceMinor ?? 0),
-        priceFormatted: formatted(priced?.unitPriceMinor ?? 0),
-        total: decimal(priced?.totalMinor ?? 0),
-        totalFormatted: formatted(priced?.totalMinor ?? 0),
-        discount: decimal(priced?.discountMinor ?? 0),
-        discountFormatted: formatted(priced?.discountMinor ?? 0),
-        quantity: line.quantity,
-        categoryId: line.categoryId,
-        itemUnavailableAction: line.itemUnavailableAction,
-        selections: line.selections.map((selection) => ({
-          modifierGroupId: selection.modifierGroupId,
-          modifierGroupName: selection.modifierGroupName,
-          optionId: selection.optionId,
-          optionName: selection.optionName,
-          quantity: selection.quantity,
-          price: decimal(selection.priceMinor),
-          priceFormatted: formatted(selection.priceMinor),
-        })),
-        specialInstructions: line.specialInstructions,
-        product: { id: line.productId, name: line.name, price: decimal(line.basePriceMinor) },
-      };
-    }),
+    items: items.map(({ item }) => item),
     fees: {
       enterpriseFeeRate: p.fees.enterpriseFeeRate,
       enterpriseFeeFix: decimal(p.fees.enterpriseFeeFixMinor),
@@ -143,4 +153,22 @@ export function toCartView(cart: CartRow, now: Date): CartView {
     tableServiceInfo: cart.tableServiceInfo ?? null,
     roomServiceInfo: cart.roomServiceInfo ?? null,
   };
+  rememberJsonText(view, viewText(view, items));
+  return view;
+}
+
+/** A line's item of the answer, with its JSON text: made again only when the line or its priced amounts change. */
+const renderedItem = perLine<{ item: CartView["items"][number]; text: string }>();
+
+/** Stands for the items in the serialised rest of the answer; random, so no value of the cart can hold it. */
+const ITEMS_MARK = `items ${randomUUID()}`;
+const MARKED_ITEMS = `"items":${JSON.stringify(ITEMS_MARK)}`;
+
+/** JSON.stringify(view), with the items' kept texts spliced in where the items go. */
+function viewText(view: CartView, items: readonly { text: string }[]): string {
+  const rest = JSON.stringify({ ...view, items: ITEMS_MARK });
+  const at = rest.indexOf(MARKED_ITEMS);
+  let itemsText = "[";
+  for (let index = 0; index < items.length; index += 1) itemsText += index === 0 ? (items[index]?.text ?? "") : `,${items[index]?.text ?? ""}`;
+  return `${rest.slice(0, at)}"items":${itemsText}]${rest.slice(at + MARKED_ITEMS.length)}`;
 }

@@ -2,7 +2,7 @@ import type { CartChange, MutationScope } from "./cart-change";
 import { eq, getTableColumns } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { carts } from "../../db/schema";
-import { fragment } from "../../db/fragment";
+import { fragment, rawFragment } from "../../db/fragment";
 import { insertClause, setClause } from "../../db/write-clauses";
 import type { CartLine } from "../domain/cart-types";
 import { type FulfilmentMethod } from "../domain/catalog-types";
@@ -10,12 +10,13 @@ import { AppError, validationError } from "../errors";
 import type { CartView } from "../schemas/cart";
 import { newCapability, hashToken, newId } from "../security/tokens";
 import type { RequestContext } from "../app/request-context";
-import { cartResponseHeaders, conflict, loadAuthorizedCartWithLocation, loadAuthorizedCartForRead, publishedLocation, type CartRow } from "./cart-access";
+import { cartResponseHeaders, cartRowVersion, conflict, loadAuthorizedCartWithLocation, loadAuthorizedCartForRead, publishedLocation, type CartRow } from "./cart-access";
 import { repriceCart } from "./cart-pricing";
 import { effectiveStatus, toCartView } from "./cart-view";
 import type { CartMutationContext, TransactionalWrite } from "./operation-context";
 import { reconcileWithCatalog, withDetectedChanges } from "./revalidation";
 import { lastWrite } from "./idempotency";
+import { rememberStoredLines } from "./line-texts";
 import { findLocation, locationRow, type LocationWithMerchant } from "./locations";
 
 export type CartIds = { locationId: string; cartId: string };
@@ -91,9 +92,23 @@ export async function insertCart(
   // The use case's last statement (./idempotency.ts, lastWrite): it goes with the stored answer. The
   // row is what was written, every column left out null; test/integration/mutation-answers.test.ts
   // shows the answer is the cart a GET reads after it.
-  await lastWrite(tx, fragment`insert into carts ${insertClause(carts, values)} returning 1`, () => Promise.reject(new Error("the cart insert wrote no row")));
-  return { ...unsetCartColumns, ...values } as CartRow;
+  const inserted = { ...unsetCartColumns, ...values } as CartRow;
+  await lastWrite(
+    tx,
+    fragment`insert into carts ${insertClause(carts, values)} returning ${writtenRowVersion}`,
+    () => Promise.reject(new Error("the cart insert wrote no row")),
+    keepLines(ctx, inserted),
+  );
+  return inserted;
 }
+
+/** The written row's version, as a cart read names it (cart-access.ts cartRowVersion). */
+const writtenRowVersion = rawFragment(`${cartRowVersion("carts")} as row_version`);
+
+/** Once the write has committed: its lines are kept for this process's next change of the cart (kept-cart-lines.ts). */
+const keepLines = (ctx: Pick<RequestContext, "deps">, row: CartRow) => (version: string) => {
+  ctx.deps.keptCartLines.keep(row.id, { version, lines: row.lines, priced: row.priced });
+};
 
 export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {
   const db = ctx.deps.database.db;
@@ -146,19 +161,21 @@ export async function mutateCart(
     updatedAt: now,
     expiresAt: patch.status === "EXPIRED" ? now : idleExpiry(ctx, now),
   };
+  if (written.lines) rememberStoredLines(written.lines);
+  const updated: CartRow = { ...cart, ...written };
   // The compare-and-set is this use case's last statement: it goes to Postgres with the stored answer,
   // in one statement (./idempotency.ts, lastWrite). The row as written is known here, so it is not read
   // back (at 100 lines, that would parse 100 lines again); test/integration/mutation-answers.test.ts
   // shows the answer is the cart a GET reads after it.
   await lastWrite(
     tx,
-    fragment`update carts set ${setClause(carts, written)} where id = ${cart.id} and revision = ${expectedRevision} and status = 'OPEN' returning 1`,
+    fragment`update carts set ${setClause(carts, written)} where id = ${cart.id} and revision = ${expectedRevision} and status = 'OPEN' returning ${writtenRowVersion}`,
     async (executor) => {
       const [latest] = await executor.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));
       throw conflict(latest?.revision ?? cart.revision);
     },
+    keepLines(ctx, updated),
   );
-  const updated: CartRow = { ...cart, ...written };
   Object.assign(ctx.response.headers, cartResponseHeaders(updated.revision));
   return toCartView(updated, now);
 }

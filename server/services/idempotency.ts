@@ -141,7 +141,7 @@ export async function runIdempotent<T>(
 ): Promise<Outcome<T> & { replayed: boolean }> {
   const { env, database, now } = deps;
   const { scope, key } = request;
-  let answerWrite: { sent: { result: Promise<Settled<{ written: number }>> }; onNoRow: LastWrite["onNoRow"] | undefined } | undefined;
+  let answerWrite: { sent: { result: Promise<Settled<{ written: number; row_version?: string | null }>> }; last: LastWrite | undefined } | undefined;
   let answerReplay: (replay: { value: Outcome<T> & { replayed: boolean } }) => void = () => undefined;
   const replayFound = new Promise<{ value: Outcome<T> & { replayed: boolean } }>((resolve) => {
     answerReplay = resolve;
@@ -183,10 +183,11 @@ export async function runIdempotent<T>(
       // COMMIT (a prepared statement the server lost), where it must not commit the write alone.
       const lastWriteFirst = last ? fragment`last_write as (${last.statement}), ` : noText;
       const onlyIfWritten = last ? rawFragment(" and exists (select 1 from last_write)") : noText;
+      const rowVersion = last ? rawFragment(", (select row_version from last_write) as row_version") : noText;
       const statement = fragment`with ${lastWriteFirst}stored as (${storeAnswer}${onlyIfWritten} returning 1)
-        select (select count(*) from stored)::int as written, idempotency_claim_held(${scope}, ${key}) as held`;
+        select (select count(*) from stored)::int as written, idempotency_claim_held(${scope}, ${key}) as held${rowVersion}`;
       // The COMMIT goes to Postgres with this statement, in one round trip; its result is read below.
-      answerWrite = { sent: await sendBeforeCommit(tx, statement), onNoRow: last?.onNoRow };
+      answerWrite = { sent: await sendBeforeCommit(tx, statement), last };
       return { ...outcome, replayed: false };
     })
     .then(
@@ -199,9 +200,11 @@ export async function runIdempotent<T>(
     // A failed statement aborted the transaction, and the COMMIT after it rolled the whole write back.
     if ("error" in written) throw written.error;
     if (!written.rows[0]?.written) {
-      if (answerWrite.onNoRow) await answerWrite.onNoRow(database.db);
+      if (answerWrite.last) await answerWrite.last.onNoRow(database.db);
       throw new Error("the write's answer was not stored: its record was not found");
     }
+    const rowVersion = written.rows[0].row_version;
+    if (answerWrite.last && typeof rowVersion === "string") answerWrite.last.onWritten(rowVersion);
   }
   if ("error" in ended) throw ended.error;
   return ended.value;
@@ -212,27 +215,31 @@ export async function runIdempotent<T>(
  * statement that changed nothing, on an executor that can still read: the transaction has ended by
  * then when the statement went with the stored answer.
  */
-type LastWrite = { statement: Fragment; onNoRow: (executor: Executor) => Promise<never> };
+type LastWrite = { statement: Fragment; onNoRow: (executor: Executor) => Promise<never>; onWritten: (rowVersion: string) => void };
 /** The transactions `runIdempotent` opened and is running the write of, with the last statement each has handed over. */
 const noText = rawFragment("");
 const lastWrites = new WeakMap<Tx, LastWrite | undefined>();
 
 /**
- * Runs a use case's last statement, an INSERT or UPDATE ... RETURNING 1 that nothing of the use case
- * reads after it. Inside the transaction `runIdempotent` opened, it is held back and sent with the
- * stored answer as one statement (the answer's UPDATE with this one as its data-modifying WITH):
- * one round trip fewer for every cart mutation. When the statement changes nothing (a compare-and-set
- * that lost), no answer is stored, the write rolls back, and `onNoRow` runs after it; it must throw.
- * Anywhere else the statement runs at once, and `onNoRow` runs in the transaction.
+ * Runs a use case's last statement, an INSERT or UPDATE ... RETURNING `<row version> as row_version`
+ * (one row) that nothing of the use case reads after it. Inside the transaction `runIdempotent`
+ * opened, it is held back and sent with the stored answer as one statement (the answer's UPDATE with
+ * this one as its data-modifying WITH): one round trip fewer for every cart mutation. When the
+ * statement changes nothing (a compare-and-set that lost), no answer is stored, the write rolls back,
+ * and `onNoRow` runs after it; it must throw. `onWritten` is told the written row's version once the
+ * write has committed (kept-cart-lines.ts). Anywhere else the statement runs at once, `onNoRow` runs in
+ * the transaction, and `onWritten` before the caller's commit: a version that never commits is one no
+ * read finds, so it is never used.
  */
-export async function lastWrite(tx: Tx, statement: Fragment, onNoRow: LastWrite["onNoRow"]): Promise<void> {
+export async function lastWrite(tx: Tx, statement: Fragment, onNoRow: LastWrite["onNoRow"], onWritten: LastWrite["onWritten"] = () => undefined): Promise<void> {
   if (lastWrites.has(tx)) {
     if (lastWrites.get(tx)) throw new Error("a write's transaction has one last statement");
-    lastWrites.set(tx, { statement, onNoRow });
+    lastWrites.set(tx, { statement, onNoRow, onWritten });
     return;
   }
-  const rows = await fragmentRows(tx, statement);
-  if (rows.length === 0) await onNoRow(tx);
+  const [row] = await fragmentRows<{ row_version: unknown }>(tx, statement);
+  if (!row) await onNoRow(tx);
+  else if (typeof row.row_version === "string") onWritten(row.row_version);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { CartView } from "../schemas/cart";
-import { rememberAnswerText } from "./answer-text";
+import { rememberJsonText } from "../../db/json-text";
 
 /**
  * GET cart's renderings, kept in memory per process: the view built from a cart row, reused while
@@ -50,7 +50,7 @@ export function createRenderedCarts(): RenderedCarts {
         return;
       }
       const text = JSON.stringify(view);
-      rememberAnswerText(view, text);
+      rememberJsonText(view, text);
       const size = text.length * BYTES_PER_TEXT_CHARACTER + cartId.length * 2 + ENTRY_OVERHEAD_BYTES;
       // Larger than a quarter of the budget: not worth evicting everything else for (nor the older version worth keeping).
       if (size > MAX_BYTES / 4) {

@@ -8,7 +8,7 @@ import type { CartMutationContext, Commit, CommittingCartMutation, CommittingWri
 import { middleware, procedure, refuseUnstorableText, type StorefrontMeta } from "./init";
 import { credentials, kindRules, type OperationKind } from "./operation-kinds";
 import { responseSchema } from "./response-validation";
-import { cartReadAhead } from "../services/cart-access";
+import { cartReadAhead, keptVersionOf } from "../services/cart-access";
 import { readSessionAhead, requireLiveSession, type SessionLock } from "../services/customers/principal";
 
 /**
@@ -79,7 +79,7 @@ type WriteOptions = {
   mode: "transaction" | "commit";
   withoutCredential?: ((body: unknown) => unknown) | undefined;
   /** The write's first read, sent with the key's claim (transaction mode). */
-  alongsideClaim?: ((tx: Tx, input: unknown) => void) | undefined;
+  alongsideClaim?: ((tx: Tx, input: unknown, ctx: RequestContext) => void) | undefined;
   /** How the customer's session is read with the claim (services/customers/principal.ts SessionLock). */
   sessionLock?: SessionLock | undefined;
 };
@@ -165,7 +165,7 @@ function writeRules(options: WriteOptions) {
       },
       (tx) => {
         claimTx = tx;
-        alongsideClaim?.(tx, input);
+        alongsideClaim?.(tx, input, ctx);
         readSessionAhead(ctx, tx, options.sessionLock);
       },
     );
@@ -219,7 +219,7 @@ export function transactionalWrite<I extends z.ZodType, O extends z.ZodType>(
   meta: StorefrontMeta,
   schemas: Schemas<I, O>,
   resolve: Resolver<TransactionalWrite, I, O>,
-  options: { withoutCredential?: (body: z.output<O>) => z.output<O>; alongsideClaim?: (tx: Tx, input: z.output<I>) => void; sessionLock?: SessionLock } = {},
+  options: { withoutCredential?: (body: z.output<O>) => z.output<O>; alongsideClaim?: (tx: Tx, input: z.output<I>, ctx: RequestContext) => void; sessionLock?: SessionLock } = {},
 ) {
   return writeProcedure(
     withKind(meta),
@@ -228,7 +228,7 @@ export function transactionalWrite<I extends z.ZodType, O extends z.ZodType>(
       mode: "transaction",
       // Both are called with this procedure's own answer and parsed input only.
       withoutCredential: options.withoutCredential as ((body: unknown) => unknown) | undefined,
-      alongsideClaim: options.alongsideClaim as ((tx: Tx, input: unknown) => void) | undefined,
+      alongsideClaim: options.alongsideClaim as ((tx: Tx, input: unknown, ctx: RequestContext) => void) | undefined,
       sessionLock: options.sessionLock,
     },
     resolve,
@@ -257,10 +257,10 @@ export function cartMutation<I extends z.ZodType<CartAddress>, O extends z.ZodTy
   return writeProcedure(requireCartMutation(meta), schemas, { mode: "transaction", alongsideClaim: readAddressedCartAhead }, resolve);
 }
 
-function readAddressedCartAhead(tx: Tx, input: unknown): void {
+function readAddressedCartAhead(tx: Tx, input: unknown, ctx: RequestContext): void {
   // The input has passed the schema, whose output the builder's type holds to a CartAddress.
   const { locationId, cartId } = input as CartAddress;
-  cartReadAhead.send(tx, locationId, cartId);
+  cartReadAhead.send(tx, locationId, cartId, keptVersionOf(ctx, cartId));
 }
 
 /** A cart mutation that calls an outside service (the courier, the card processor) before its commit. */

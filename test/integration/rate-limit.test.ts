@@ -315,7 +315,7 @@ describe("HTTP policy (applyRateLimit)", () => {
   const fixed = (decision: RateLimitDecision): RateLimiter => ({ name: "fixed", check: () => Promise.resolve(decision) });
 
   function deps(rateLimiter: RateLimiter, vars: Record<string, string> = {}, now = new Date()): AppDeps {
-    const partial: Omit<AppDeps, "database" | "payments" | "courier" | "otpDelivery" | "responseCache" | "catalogCache" | "renderedCarts"> = { env: parseEnv({ NODE_ENV: "test", ...vars }), rateLimiter, now: () => now };
+    const partial: Omit<AppDeps, "database" | "payments" | "courier" | "otpDelivery" | "responseCache" | "catalogCache" | "renderedCarts" | "keptCartLines"> = { env: parseEnv({ NODE_ENV: "test", ...vars }), rateLimiter, now: () => now };
     // applyRateLimit never touches the database, the processor, the courier, code delivery or the caches; a test double for them would only hide that.
     return partial as AppDeps;
   }

@@ -7,7 +7,8 @@ import { cartCredential, createTestApp, idemKey, startCart, type TestApp } from 
  * A cart mutation sends its cart read with the Idempotency-Key's claim (services/read-ahead.ts), before
  * it knows whether the request is a replay. A replay answers from the stored record: the cart row it
  * read alongside is dropped undecoded (no JSON parsed, no Date made), as the read-ahead promises.
- * Observed at the `lines` column's own decoder, which every decoded cart row goes through.
+ * Observed at the `created_at` column's own decoder, which every decoded cart row goes through (its `lines`
+ * may come from this process's kept lines: server/services/kept-cart-lines.ts).
  */
 let app: TestApp;
 
@@ -26,20 +27,20 @@ describe("the cart read sent with a claim", () => {
       body: chowderCup,
     };
     const path = `/locations/${cart.locationId}/carts/${cart.cartId}/items`;
-    const decodeLines = vi.spyOn(carts.lines, "mapFromDriverValue");
+    const decodeRow = vi.spyOn(carts.createdAt, "mapFromDriverValue");
     try {
       const first = await app.call("POST", path, request);
       expect(first.status, first.text).toBe(200);
-      expect(decodeLines).toHaveBeenCalled();
+      expect(decodeRow).toHaveBeenCalled();
 
-      decodeLines.mockClear();
+      decodeRow.mockClear();
       const replay = await app.call("POST", path, request);
       expect(replay.status, replay.text).toBe(200);
       expect(replay.headers.get("idempotent-replayed")).toBe("true");
       expect(replay.text).toBe(first.text);
-      expect(decodeLines).not.toHaveBeenCalled();
+      expect(decodeRow).not.toHaveBeenCalled();
     } finally {
-      decodeLines.mockRestore();
+      decodeRow.mockRestore();
     }
   });
 });

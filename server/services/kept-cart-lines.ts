@@ -1,0 +1,44 @@
+import { LRUCache } from "lru-cache";
+import type { CartLine, PricedCart } from "../domain/cart-types";
+
+/**
+ * The lines (and their priced form) of the carts this process last wrote, kept decoded in memory
+ * per cart with the row version they were written as (cart-access.ts `cartRowVersion`: revision,
+ * `xmin`, `updated_at`). A cart mutation sends the version it keeps with its read; Postgres then
+ * leaves both columns out if the row is still that version, and the mutation takes the kept ones.
+ * At 100 lines that spares reading, transferring and parsing about 70 KB of JSON per change.
+ *
+ * Only a row written by this process, at exactly the version kept, is ever completed from here:
+ * any other writer (another instance, a job, SQL by hand) moves `xmin`, and the next read reads the
+ * columns again. The kept objects are shared by the requests that take them, and are never
+ * changed: a change makes new lines (cart-operations.ts) and a new priced cart (cart-pricing.ts).
+ */
+export type KeptLines = { version: string; lines: CartLine[]; priced: PricedCart };
+
+export type KeptCartLines = {
+  get: (cartId: string) => KeptLines | undefined;
+  keep: (cartId: string, kept: KeptLines) => void;
+};
+
+/** Bounds memory whatever the carts hold; the least recently changed carts go first. */
+const MAX_BYTES = 32 * 1024 * 1024;
+/**
+ * A decoded line with two options and its priced form takes about 2 KB of the heap; what is made of it
+ * once (line-texts.ts: its stored text, its quote text, its item of the answer and that item's text)
+ * lives as long as the line does, and about triples that.
+ */
+const BYTES_PER_LINE = 6_144;
+const ENTRY_OVERHEAD_BYTES = 1_024;
+
+export function createKeptCartLines(): KeptCartLines {
+  const cache = new LRUCache<string, KeptLines>({
+    maxSize: MAX_BYTES,
+    sizeCalculation: (kept) => ENTRY_OVERHEAD_BYTES + kept.lines.length * BYTES_PER_LINE,
+  });
+  return {
+    get: (cartId) => cache.get(cartId),
+    keep: (cartId, kept) => {
+      cache.set(cartId, kept);
+    },
+  };
+}

@@ -1,0 +1,39 @@
+import type { CartLine } from "../domain/cart-types";
+import { rememberJsonText } from "../../db/json-text";
+
+/**
+ * What is made of a cart line over and over, made once per line object. A change makes new objects
+ * for the lines it changes and keeps the others (cart-operations.ts), and the lines of the carts
+ * this process wrote outlive the request (kept-cart-lines.ts): so a change of one line of a 100-line
+ * cart serialises, fingerprints and renders one line, not 100. Each text is exactly what it replaces
+ * would give, so stored rows, fingerprints and answers are byte for byte the same
+ * (server/services/line-texts.test.ts).
+ */
+const storedTexts = new WeakMap<CartLine, string>();
+
+/** The lines as the `lines` column stores them (JSON.stringify's text), known to the write (db/write-clauses.ts). */
+export function rememberStoredLines(lines: readonly CartLine[]): void {
+  let text = "[";
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] as CartLine;
+    let lineText = storedTexts.get(line);
+    if (lineText === undefined) {
+      lineText = JSON.stringify(line);
+      storedTexts.set(line, lineText);
+    }
+    text += index === 0 ? lineText : `,${lineText}`;
+  }
+  rememberJsonText(lines, `${text}]`);
+}
+
+/** A per-line rendering kept with the line object while the values it depends on (`key`) stay the same. */
+export function perLine<T>(): (line: CartLine, key: string, make: () => T) => T {
+  const kept = new WeakMap<CartLine, { key: string; value: T }>();
+  return (line, key, make) => {
+    const found = kept.get(line);
+    if (found?.key === key) return found.value;
+    const value = make();
+    kept.set(line, { key, value });
+    return value;
+  };
+}
