@@ -52,10 +52,10 @@ export const productionBuildFiles = [
   "test/integration/path-members.test.ts",
   "test/integration/service-details.test.ts",
   "test/integration/rendered-carts.test.ts",
-  "test/integration/kept-cart-lines.test.ts",
+  "test/integration/mutation-answers.test.ts",
 ];
 
-export const nextMountFiles = ["test/integration/rules.test.ts", "test/integration/prefix-edges.test.ts", "test/integration/checkout.test.ts", "test/integration/smoke.test.ts", "test/integration/rendered-carts.test.ts", "test/integration/kept-cart-lines.test.ts"];
+export const nextMountFiles = ["test/integration/rules.test.ts", "test/integration/prefix-edges.test.ts", "test/integration/checkout.test.ts", "test/integration/smoke.test.ts", "test/integration/rendered-carts.test.ts", "test/integration/mutation-answers.test.ts"];
 
 const alias = { "@": new URL(".", import.meta.url).pathname };
 

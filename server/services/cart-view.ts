@@ -4,6 +4,7 @@ import { formatMinor, toDecimalString, type Currency } from "../domain/money";
 import type { CartView } from "../schemas/cart";
 import { randomUUID } from "node:crypto";
 import { rememberJsonText } from "../../db/json-text";
+import { inJsonbOrder } from "../../db/jsonb-order";
 import { perLine } from "./line-texts";
 
 type CartRow = typeof carts.$inferSelect;
@@ -91,11 +92,11 @@ export function toCartView(cart: CartRow, now: Date): CartView {
     },
     quoteFingerprint: cart.quoteFingerprint,
     quoteExpiresAt: cart.quoteExpiresAt?.toISOString() ?? null,
-    catalogRevalidation: (cart.catalogRevalidation) ?? null,
+    catalogRevalidation: stored(cart.catalogRevalidation),
     restaurantDisplayName: cart.restaurantDisplayName,
     fulfilmentMethod: cart.fulfilmentMethod,
     fulfillmentIdentifier: cart.fulfillmentIdentifier,
-    ...(cart.metadata ? { metadata: cart.metadata } : {}),
+    ...(cart.metadata ? { metadata: inJsonbOrder(cart.metadata) as Record<string, unknown> } : {}),
     pickupType: cart.pickupType,
     orderDate: cart.orderDate,
     orderTime: cart.orderTime,
@@ -148,13 +149,22 @@ export function toCartView(cart: CartRow, now: Date): CartView {
       paymentProcessingFeeRate: p.fees.paymentProcessingFeeRate,
       paymentProcessingFeeFix: decimal(p.fees.paymentProcessingFeeFixMinor),
     },
-    deliveryInfo: (cart.deliveryInfo) ?? null,
-    deliveryQuote: (cart.deliveryQuote) ?? null,
-    tableServiceInfo: cart.tableServiceInfo ?? null,
-    roomServiceInfo: cart.roomServiceInfo ?? null,
+    deliveryInfo: stored(cart.deliveryInfo),
+    deliveryQuote: stored(cart.deliveryQuote),
+    tableServiceInfo: stored(cart.tableServiceInfo),
+    roomServiceInfo: stored(cart.roomServiceInfo),
   };
   rememberJsonText(view, viewText(view, items));
   return view;
+}
+
+/**
+ * A value of one of the cart's jsonb columns as Postgres gives it back: a view of a row just written,
+ * or with news just computed, then reads as a view of the row read back (db/jsonb-order.ts).
+ */
+function stored<T>(value: T | null): T | null {
+  // Reordered keys of the same value: the same type.
+  return value === null ? null : (inJsonbOrder(value) as T);
 }
 
 /** A line's item of the answer, with its JSON text: made again only when the line or its priced amounts change. */

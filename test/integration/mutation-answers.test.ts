@@ -1,4 +1,6 @@
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { carts } from "../../db/schema";
 import { chowderCup } from "../checkout-helpers";
 import { signIn } from "../customer-helpers";
 import { cartCredential, createTestApp, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp, type TestResponse } from "../harness";
@@ -6,8 +8,14 @@ import { deliveryAddressNearHarbor } from "../routes";
 
 /**
  * A cart mutation answers the cart as it wrote it, without reading the row back (server/services/carts.ts);
- * that answer must be the very cart a GET reads right after, byte for byte. Responses are not
- * validated here (VALIDATE_RESPONSES=false, as in production), so nothing re-orders the answer's keys.
+ * that answer must be the very cart a GET reads right after, byte for byte. A change of a cart this
+ * process wrote starts from the lines it kept (server/services/kept-cart-lines.ts) and what it made of
+ * each line before (server/services/line-texts.ts), so the changes below, one after another on one cart,
+ * take that path. Runs against `npm start` too (vitest.after-build.config.ts), where responses are not
+ * re-parsed by their schema (VALIDATE_RESPONSES is off in production), so nothing re-orders the answer's
+ * keys: there a value stored as jsonb must be answered in jsonb's key order (db/jsonb-order.ts). In-process
+ * the suite's router validates every response (server/trpc/response-validation.ts), whatever the app's
+ * env says. What kept lines spare is shown in-process by kept-cart-lines-reuse.test.ts.
  */
 let app: TestApp;
 beforeAll(async () => {
@@ -69,6 +77,21 @@ describe("a mutation's answer is the cart a GET reads right after", () => {
     await expectReadBackIdentical(cart, await mutate(app, cart, "PUT", "/set-delivery", { ...deliveryAddressNearHarbor, streetOptional: "Floor 3" }));
     await expectReadBackIdentical(cart, await mutate(app, cart, "POST", "/items", chowderCup));
     await expectReadBackIdentical(cart, await mutate(app, cart, "PUT", "/gratuity", { rate: "0.15" }));
+  });
+});
+
+describe("a cart row rewritten by anyone but this process", () => {
+  it("is read again by the next change, even when its revision did not move", async () => {
+    const cart = await startCart(app);
+    expect((await mutate(app, cart, "POST", "/items", calamari)).status).toBe(200);
+    // Behind the service's back: the revision and updated_at stay, only the row's xmin moves.
+    await app.deps.database.db
+      .update(carts)
+      .set({ lines: sql`jsonb_set(${carts.lines}::jsonb, '{0,quantity}', '5')::json` })
+      .where(eq(carts.id, cart.cartId));
+    const merged = await mutate(app, cart, "POST", "/items", calamari);
+    expect((merged.body as { items: { quantity: number }[] }).items.map((item) => item.quantity)).toEqual([7]);
+    await expectReadBackIdentical(cart, merged);
   });
 });
 
