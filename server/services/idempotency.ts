@@ -183,7 +183,7 @@ export async function runIdempotent<T>(
       // COMMIT (a prepared statement the server lost), where it must not commit the write alone.
       const lastWriteFirst = last ? fragment`last_write as (${last.statement}), ` : noText;
       const onlyIfWritten = last ? rawFragment(" and exists (select 1 from last_write)") : noText;
-      const rowVersion = last ? rawFragment(", (select row_version from last_write) as row_version") : noText;
+      const rowVersion = last?.onWritten ? rawFragment(", (select row_version from last_write) as row_version") : noText;
       const statement = fragment`with ${lastWriteFirst}stored as (${storeAnswer}${onlyIfWritten} returning 1)
         select (select count(*) from stored)::int as written, idempotency_claim_held(${scope}, ${key}) as held${rowVersion}`;
       // The COMMIT goes to Postgres with this statement, in one round trip; its result is read below.
@@ -195,18 +195,22 @@ export async function runIdempotent<T>(
       (error: unknown) => ({ error }),
     );
   const ended = await Promise.race([transaction, replayFound]);
+  let written: { version: string; onWritten: (rowVersion: string) => void } | undefined;
   if (answerWrite) {
-    const written = await answerWrite.sent.result;
+    const stored = await answerWrite.sent.result;
     // A failed statement aborted the transaction, and the COMMIT after it rolled the whole write back.
-    if ("error" in written) throw written.error;
-    if (!written.rows[0]?.written) {
+    if ("error" in stored) throw stored.error;
+    if (!stored.rows[0]?.written) {
       if (answerWrite.last) await answerWrite.last.onNoRow(database.db);
       throw new Error("the write's answer was not stored: its record was not found");
     }
-    const rowVersion = written.rows[0].row_version;
-    if (answerWrite.last && typeof rowVersion === "string") answerWrite.last.onWritten(rowVersion);
+    const version = stored.rows[0].row_version;
+    const onWritten = answerWrite.last?.onWritten;
+    if (onWritten && typeof version === "string") written = { version, onWritten };
   }
   if ("error" in ended) throw ended.error;
+  // Committed: the row is now at the version its last statement wrote.
+  written?.onWritten(written.version);
   return ended.value;
 }
 
@@ -215,31 +219,30 @@ export async function runIdempotent<T>(
  * statement that changed nothing, on an executor that can still read: the transaction has ended by
  * then when the statement went with the stored answer.
  */
-type LastWrite = { statement: Fragment; onNoRow: (executor: Executor) => Promise<never>; onWritten: (rowVersion: string) => void };
+type LastWrite = { statement: Fragment; onNoRow: (executor: Executor) => Promise<never>; onWritten?: ((rowVersion: string) => void) | undefined };
 /** The transactions `runIdempotent` opened and is running the write of, with the last statement each has handed over. */
 const noText = rawFragment("");
 const lastWrites = new WeakMap<Tx, LastWrite | undefined>();
 
 /**
- * Runs a use case's last statement, an INSERT or UPDATE ... RETURNING `<row version> as row_version`
- * (one row) that nothing of the use case reads after it. Inside the transaction `runIdempotent`
- * opened, it is held back and sent with the stored answer as one statement (the answer's UPDATE with
- * this one as its data-modifying WITH): one round trip fewer for every cart mutation. When the
- * statement changes nothing (a compare-and-set that lost), no answer is stored, the write rolls back,
- * and `onNoRow` runs after it; it must throw. `onWritten` is told the written row's version once the
- * write has committed (kept-cart-lines.ts). Anywhere else the statement runs at once, `onNoRow` runs in
- * the transaction, and `onWritten` before the caller's commit: a version that never commits is one no
- * read finds, so it is never used.
+ * Runs a use case's last statement, an INSERT or UPDATE ... RETURNING one row that nothing of the use
+ * case reads after it. Inside the transaction `runIdempotent` opened, it is held back and sent with the
+ * stored answer as one statement (the answer's UPDATE with this one as its data-modifying WITH): one
+ * round trip fewer for every cart mutation. When the statement changes nothing (a compare-and-set that
+ * lost), no answer is stored, the write rolls back, and `onNoRow` runs after it; it must throw.
+ * `onWritten`: the statement returns its row's version `as row_version`, which `onWritten` is told once
+ * the write has committed (kept-cart-lines.ts). Anywhere else the statement runs at once, `onNoRow` runs
+ * in the transaction, and `onWritten` is not called: the caller's transaction may yet write the row
+ * again under the same xmin, or roll back.
  */
-export async function lastWrite(tx: Tx, statement: Fragment, onNoRow: LastWrite["onNoRow"], onWritten: LastWrite["onWritten"] = () => undefined): Promise<void> {
+export async function lastWrite(tx: Tx, statement: Fragment, onNoRow: LastWrite["onNoRow"], onWritten?: LastWrite["onWritten"]): Promise<void> {
   if (lastWrites.has(tx)) {
     if (lastWrites.get(tx)) throw new Error("a write's transaction has one last statement");
     lastWrites.set(tx, { statement, onNoRow, onWritten });
     return;
   }
-  const [row] = await fragmentRows<{ row_version: unknown }>(tx, statement);
-  if (!row) await onNoRow(tx);
-  else if (typeof row.row_version === "string") onWritten(row.row_version);
+  const rows = await fragmentRows(tx, statement);
+  if (rows.length === 0) await onNoRow(tx);
 }
 
 /**

@@ -7,7 +7,7 @@ import { rememberJsonText } from "../../db/json-text";
  * this process wrote outlive the request (kept-cart-lines.ts): so a change of one line of a 100-line
  * cart serialises, fingerprints and renders one line, not 100. Each text is exactly what it replaces
  * would give, so stored rows, fingerprints and answers are byte for byte the same
- * (server/services/line-texts.test.ts).
+ * (test/integration/kept-cart-lines-reuse.test.ts).
  */
 const storedTexts = new WeakMap<CartLine, string>();
 

@@ -4,6 +4,9 @@ import { carts } from "../../db/schema";
 import { jsonText } from "../../db/json-text";
 import { repriceCart } from "../../server/services/cart-pricing";
 import { toCartView } from "../../server/services/cart-view";
+import { cartRowVersion } from "../../server/services/cart-access";
+import { lastWrite } from "../../server/services/idempotency";
+import { fragment, rawFragment } from "../../db/fragment";
 import { chowderCup } from "../checkout-helpers";
 import { cartCredential, createTestApp, HARBOR, mutate, startCart, type CartHandle, type TestApp } from "../harness";
 
@@ -47,6 +50,22 @@ describe("a change of a cart this process last wrote", () => {
     } finally {
       decodeLines.mockRestore();
     }
+  });
+});
+
+describe("a cart's last statement run outside an Idempotency-Key's transaction", () => {
+  it("keeps no version: the transaction may write the row again under the same xmin", async () => {
+    const cart = await startCart(app, HARBOR.locationId);
+    const onWritten = vi.fn();
+    await app.deps.database.db.transaction(async (tx) => {
+      await lastWrite(
+        tx,
+        fragment`update carts set updated_at = updated_at where id = ${cart.cartId} returning ${rawFragment(cartRowVersion("carts"))} as row_version`,
+        () => Promise.reject(new Error("no row")),
+        onWritten,
+      );
+    });
+    expect(onWritten).not.toHaveBeenCalled();
   });
 });
 
