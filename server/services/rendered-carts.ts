@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { CartView } from "../schemas/cart";
-import { rememberJsonText } from "../../db/json-text";
+import { jsonText, rememberJsonText } from "../../db/json-text";
 
 /**
  * GET cart's renderings, kept in memory per process: the view built from a cart row, reused while
@@ -23,7 +23,7 @@ export type RenderingKey = { cartId: string; version: string; revisions: { catal
 
 export type RenderedCarts = {
   get: (key: RenderingKey, now: Date) => CartView | undefined;
-  /** Keeps a view built at `now` that stays the same for reads before `sameBefore`; its JSON text is made here, once. */
+  /** Keeps a view built at `now` that stays the same for reads before `sameBefore`, with its JSON text. */
   keep: (key: RenderingKey, view: CartView, sameBefore: number, now: Date) => void;
 };
 
@@ -49,7 +49,8 @@ export function createRenderedCarts(): RenderedCarts {
         cache.delete(cartId);
         return;
       }
-      const text = JSON.stringify(view);
+      // Made with the view (cart-view.ts), from its items' kept texts.
+      const text = jsonText(view) ?? "null";
       rememberJsonText(view, text);
       const size = text.length * BYTES_PER_TEXT_CHARACTER + cartId.length * 2 + ENTRY_OVERHEAD_BYTES;
       // Larger than a quarter of the budget: not worth evicting everything else for (nor the older version worth keeping).
