@@ -9,18 +9,13 @@ import { rememberJsonText } from "../../db/json-text";
  * would give, so stored rows, fingerprints and answers are byte for byte the same
  * (test/integration/kept-cart-lines-reuse.test.ts).
  */
-const storedTexts = new WeakMap<CartLine, string>();
-
 /** The lines as the `lines` column stores them (JSON.stringify's text), known to the write (db/write-clauses.ts). */
 export function rememberStoredLines(lines: readonly CartLine[]): void {
   let text = "[";
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] as CartLine;
-    let lineText = storedTexts.get(line);
-    if (lineText === undefined) {
-      lineText = JSON.stringify(line);
-      storedTexts.set(line, lineText);
-    }
+    // A line's stored text depends on the line alone.
+    const lineText = storedText(line, "", () => JSON.stringify(line));
     text += index === 0 ? lineText : `,${lineText}`;
   }
   rememberJsonText(lines, `${text}]`);
@@ -37,3 +32,6 @@ export function perLine<T>(): (line: CartLine, key: string, make: () => T) => T 
     return value;
   };
 }
+
+/** Each line's stored text (rememberStoredLines). */
+const storedText = perLine<string>();
