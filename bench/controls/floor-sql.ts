@@ -14,9 +14,10 @@ import type { ControlRequest, ControlResponse } from "./operations";
  * Statements per operation (BEGIN and COMMIT counted):
  *   GET  floor-menus             4: location, menus, categories, products (the last two in parallel)
  *   POST floor-ordering-session  6: BEGIN, idempotency claim, location + merchant, cart insert, stored answer, COMMIT
- *   POST floor-add-item          7: BEGIN, idempotency claim, cart read (token hash, revision, lines), product read,
- *                                   compare-and-set of the revision writing lines and totals, stored answer, COMMIT
- *   GET  floor-cart              1: the cart row, then the token's SHA-256 compared with its hash
+ *   POST floor-add-item          7: BEGIN, idempotency claim, cart read (token hash, revision, its line rows), product read,
+ *                                   compare-and-set of the revision writing the totals with the one line row it
+ *                                   changes (one statement), stored answer, COMMIT
+ *   GET  floor-cart              1: the cart row with its line rows, then the token's SHA-256 compared with its hash
  *
  * Idempotency records go to the service's `idempotency_records` (operation `floor.*`): the claim is
  * one INSERT ... ON CONFLICT DO NOTHING with placeholder status/answer (its NOT NULL columns), the
@@ -79,21 +80,28 @@ const cartHeaders = (revision: number) => ({ etag: etag(revision), "cache-contro
 // The stored line's shape is the service's (a type only: the floor runs none of the service's code).
 type Line = CartLine;
 type Selection = CartLine["selections"][number];
-type Priced = { subTotal: number; totalQuantity: number; lines: { lineId: string; unitPriceMinor: number; totalMinor: number }[] };
+type PricedLine = { lineId: string; unitPriceMinor: number; totalMinor: number };
+type Totals = { subTotal: number; totalQuantity: number };
+type Priced = Totals & { lines: PricedLine[] };
 type Group = { id: string; name: string; options: { id: string; name: string; priceMinor: number; available: boolean }[] };
 
 /** Subtotal only: each line's unit price (base + its options) times its quantity. */
 export function priceLines(lines: Line[]): Priced {
-  const priced = lines.map((line) => {
-    const unitPriceMinor = line.basePriceMinor + line.selections.reduce((sum, selection) => sum + selection.priceMinor * selection.quantity, 0);
-    return { lineId: line.id, unitPriceMinor, totalMinor: unitPriceMinor * line.quantity };
-  });
+  const priced = lines.map(priceLine);
   return {
     subTotal: priced.reduce((sum, line) => sum + line.totalMinor, 0),
     totalQuantity: lines.reduce((sum, line) => sum + line.quantity, 0),
     lines: priced,
   };
 }
+
+function priceLine(line: Line): PricedLine {
+  const unitPriceMinor = line.basePriceMinor + line.selections.reduce((sum, selection) => sum + selection.priceMinor * selection.quantity, 0);
+  return { lineId: line.id, unitPriceMinor, totalMinor: unitPriceMinor * line.quantity };
+}
+
+/** The stored totals: the priced lines are stored with their lines (the service's `cart_lines`). */
+const totalsOf = ({ subTotal, totalQuantity }: Priced): Totals => ({ subTotal, totalQuantity });
 
 type CartView = { id: string; locationId: string; status: string; revision: number; currency: string; fulfillmentMethod: string; lines: Line[]; priced: Priced; expiresAt: string };
 
@@ -199,10 +207,10 @@ async function orderingSession(sql: Sql, request: ControlRequest, locationId: st
     const expiresAt = new Date(Date.now() + CART_IDLE_MS);
     await tx`
       insert into carts (id, location_id, merchant_id, status, revision, token_hash, currency, restaurant_display_name, statement_descriptor,
-                         fulfilment_method, fulfillment_identifier, pickup_type, order_date, order_time, lines, priced,
+                         fulfilment_method, fulfillment_identifier, pickup_type, order_date, order_time, priced,
                          catalog_revision, policy_revision, expires_at)
       values (${id}, ${locationId}, ${location.merchant_id}, 'OPEN', 0, ${sha256(token)}, ${location.currency}, ${location.display_name}, ${location.statement_descriptor},
-              ${method}, ${method}, 'ASAP', '', '', '[]'::jsonb, ${tx.json(priced)},
+              ${method}, ${method}, 'ASAP', '', '', ${tx.json(totalsOf(priced))},
               ${location.catalog_revision}, ${location.policy_revision}, ${expiresAt})`;
     const cart: CartView = { id, locationId, status: "OPEN", revision: 0, currency: location.currency, fulfillmentMethod: method, lines: [], priced, expiresAt: expiresAt.toISOString() };
     return store(tx, idem, json(201, { cart, cartAccessToken: token }, cartHeaders(0)));
@@ -212,7 +220,7 @@ async function orderingSession(sql: Sql, request: ControlRequest, locationId: st
 // ---------------------------------------------------------------------------------------------
 // POST add item
 
-type CartRow = { revision: string; token_hash: string | null; status: string; currency: string; fulfilment_method: string; lines: Line[]; expires_at: Date };
+type CartRow = { revision: string; token_hash: string | null; status: string; currency: string; fulfilment_method: string; lines: [Line, PricedLine][]; expires_at: Date };
 
 function checkToken(request: ControlRequest, tokenHash: string | null): void {
   const token = request.headers.get("x-cart-token");
@@ -255,7 +263,7 @@ async function addItem(sql: Sql, request: ControlRequest, locationId: string, ca
   return sql.begin(async (tx) => {
     if (!(await claim(tx, idem))) return replay(tx, idem);
     const [cart] = await tx<CartRow[]>`
-      select revision, token_hash, status, currency, fulfilment_method, lines, expires_at from carts where id = ${cartId} and location_id = ${locationId}`;
+      select revision, token_hash, status, currency, fulfilment_method, (select coalesce(json_agg(json_build_array(l.line, l.priced) order by l.seq), '[]'::json) from cart_lines l where l.cart_id = c.id) as lines, expires_at from carts c where id = ${cartId} and location_id = ${locationId}`;
     if (!cart) throw new Refusal(404, "NOT_FOUND");
     checkToken(request, cart.token_hash);
     if (cart.status !== "OPEN") throw new Refusal(409, "CART_NOT_OPEN");
@@ -269,8 +277,9 @@ async function addItem(sql: Sql, request: ControlRequest, locationId: string, ca
       if (!group || !option?.available) throw new Refusal(422, "INVALID_SELECTION");
       return { modifierGroupId: group.id, modifierGroupName: group.name, optionId: option.id, optionName: option.name, quantity: wanted.quantity ?? 1, priceMinor: option.priceMinor };
     });
+    const before = cart.lines.map(([line]) => line);
     const lines = mergeLine(
-      cart.lines,
+      before,
       {
         productId: input.productId,
         name: product.name,
@@ -287,9 +296,19 @@ async function addItem(sql: Sql, request: ControlRequest, locationId: string, ca
     );
     const priced = priceLines(lines);
     const expiresAt = new Date(Date.now() + CART_IDLE_MS);
+    // The one line that changed: the merged one, else the new one at the end.
+    const changedAt = lines.findIndex((line, at) => line !== before[at]);
+    const changed = lines[changedAt] as Line;
     const [updated] = await tx<{ revision: string }[]>`
-      update carts set lines = ${tx.json(lines)}, priced = ${tx.json(priced)}, revision = revision + 1, expires_at = ${expiresAt}, updated_at = now()
-      where id = ${cartId} and revision = ${expected} returning revision`;
+      with c as (
+        update carts set priced = ${tx.json(totalsOf(priced))}, revision = revision + 1, expires_at = ${expiresAt}, updated_at = now()
+        where id = ${cartId} and revision = ${expected} returning revision
+      ), l as (
+        insert into cart_lines (cart_id, line_id, seq, line, priced)
+        select ${cartId}, ${changed.id}, ${changedAt}, ${tx.json(changed)}, ${tx.json(priceLine(changed))} where exists (select 1 from c)
+        on conflict (cart_id, line_id) do update set line = excluded.line, priced = excluded.priced
+      )
+      select revision from c`;
     if (!updated) throw new Refusal(409, "CART_CONFLICT");
     const revision = Number(updated.revision);
     const view: CartView = { id: cartId, locationId, status: cart.status, revision, currency: cart.currency, fulfillmentMethod: cart.fulfilment_method, lines, priced, expiresAt: expiresAt.toISOString() };
@@ -301,12 +320,13 @@ async function addItem(sql: Sql, request: ControlRequest, locationId: string, ca
 // GET cart
 
 async function getCart(sql: Sql, request: ControlRequest, locationId: string, cartId: string): Promise<ControlResponse> {
-  const [cart] = await sql<(CartRow & { priced: Priced })[]>`
-    select revision, token_hash, status, currency, fulfilment_method, lines, priced, expires_at from carts where id = ${cartId} and location_id = ${locationId}`;
+  const [cart] = await sql<(CartRow & { priced: Totals })[]>`
+    select revision, token_hash, status, currency, fulfilment_method, (select coalesce(json_agg(json_build_array(l.line, l.priced) order by l.seq), '[]'::json) from cart_lines l where l.cart_id = c.id) as lines, priced, expires_at from carts c where id = ${cartId} and location_id = ${locationId}`;
   if (!cart) throw new Refusal(404, "NOT_FOUND");
   checkToken(request, cart.token_hash);
   const revision = Number(cart.revision);
-  const view: CartView = { id: cartId, locationId, status: cart.status, revision, currency: cart.currency, fulfillmentMethod: cart.fulfilment_method, lines: cart.lines, priced: cart.priced, expiresAt: cart.expires_at.toISOString() };
+  const priced: Priced = { ...cart.priced, lines: cart.lines.map(([, pricedLine]) => pricedLine) };
+  const view: CartView = { id: cartId, locationId, status: cart.status, revision, currency: cart.currency, fulfillmentMethod: cart.fulfilment_method, lines: cart.lines.map(([line]) => line), priced, expiresAt: cart.expires_at.toISOString() };
   return json(200, view, cartHeaders(revision));
 }
 

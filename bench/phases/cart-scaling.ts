@@ -17,7 +17,7 @@ const INTERLEAVE_BLOCK = 10;
 /**
  * Add-item latency as the cart grows: one cart, in-process through the REST handler, grown untimed
  * to each size, then `samples` timed adds that merge into existing lines (so the size stays put).
- * The floor's add item (bare SQL over one postgres.js connection, lines as JSONB on the cart row
+ * The floor's add item (bare SQL over one postgres.js connection, lines as rows of `cart_lines`
  * like the service's) grows a cart of its own alongside, its adds interleaved with the service's
  * in blocks of ten (the order alternating), so both see the same machine: how much of the growth is the data's.
  */

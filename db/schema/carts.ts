@@ -1,18 +1,22 @@
 import { bigint, index, integer, json, jsonb, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 import type { Currency } from "../../server/domain/money";
-import type { AppliedDiscount, CartLine, CartStatus, FulfilmentMethod, GratuityChoice, PickupType, PricedCart } from "../../server/domain/cart-types";
+import type { AppliedDiscount, CartLine, CartStatus, FulfilmentMethod, GratuityChoice, PickupType, PricedCart, PricedLine } from "../../server/domain/cart-types";
 import type { DeliveryInfo, DeliveryQuote } from "../../server/domain/delivery";
 import type { CatalogRevalidation } from "../../server/domain/revalidation";
 import { locations } from "./catalog";
 
+/** A cart's totals as stored: its priced lines are kept with the lines themselves (cartLines). */
+export type StoredPricedCart = Omit<PricedCart, "lines">;
+
 /**
- * A cart is one row: its lines are a JSON array, so every mutation is one compare-and-set UPDATE
- * on `revision` and can never leave half a change behind.
+ * A cart is one row, and its lines are rows of `cart_lines` (migration 0008). Every change of a cart
+ * is one statement: the compare-and-set UPDATE on `revision`, with the lines it changes written in
+ * the same statement only if that UPDATE wrote (server/services/cart-lines-write.ts), so it can never
+ * leave half a change behind.
  *
- * `lines` and `priced` are `json`, not `jsonb` (migration 0006): they grow with the cart, no SQL looks
- * inside them, and every mutation reads and writes them whole. `json` keeps the text as written, so
- * Postgres neither converts it to jsonb's binary form on the way in nor back to text on the way out.
- * At 100 lines (about 90 KB, pgbench): the row's update 4.6 -> about 2 ms, its read 1.5 -> about 0.7 ms.
+ * `priced` is `json`, not `jsonb` (migration 0006): no SQL looks inside it, and `json` keeps the text
+ * as written, so Postgres neither converts it to jsonb's binary form on the way in nor back to text on
+ * the way out.
  */
 export const carts = pgTable(
   "carts",
@@ -36,7 +40,6 @@ export const carts = pgTable(
     pickupType: text("pickup_type").$type<PickupType>().notNull(),
     orderDate: text("order_date").notNull(),
     orderTime: text("order_time").notNull(),
-    lines: json("lines").$type<CartLine[]>().notNull(),
     discount: jsonb("discount").$type<AppliedDiscount>(),
     gratuity: jsonb("gratuity").$type<GratuityChoice>(),
     courierTipMinor: bigint("courier_tip_minor", { mode: "number" }),
@@ -45,7 +48,7 @@ export const carts = pgTable(
     tableServiceInfo: jsonb("table_service_info").$type<Record<string, unknown>>(),
     roomServiceInfo: jsonb("room_service_info").$type<Record<string, unknown>>(),
     metadata: jsonb("metadata").$type<Record<string, unknown>>(),
-    priced: json("priced").$type<PricedCart>().notNull(),
+    priced: json("priced").$type<StoredPricedCart>().notNull(),
     quoteFingerprint: text("quote_fingerprint"),
     quoteExpiresAt: timestamp("quote_expires_at", { withTimezone: true }),
     catalogRevision: integer("catalog_revision").notNull(),
@@ -61,6 +64,33 @@ export const carts = pgTable(
     index("carts_status_expires_idx").on(table.status, table.expiresAt),
     index("carts_customer_idx").on(table.customerId),
   ],
+);
+
+/** A cart as the service reads it: its row, with its lines and every priced line (cartLines) in order. */
+export type CartWithLines = Omit<typeof carts.$inferSelect, "priced"> & { lines: CartLine[]; priced: PricedCart };
+
+/**
+ * A cart's lines, one row each, with the priced form each was last priced to: a change of one line
+ * writes one row, whatever the cart holds. (Until migration 0008 the lines were one JSON array on the
+ * cart row, and at 100 lines Postgres rewrote about 70 KB of it on every change.) A cart reads them back
+ * in `seq` order; a line keeps its `seq` while it lives, and a new line takes one past the cart's
+ * highest. Rows change only in the statement that changes their cart's row, so the cart row's version
+ * (revision, xmin) names its lines too (server/services/cart-access.ts).
+ *
+ * `line` and `priced` are `json`: no SQL looks inside them, and the text is kept as written.
+ */
+export const cartLines = pgTable(
+  "cart_lines",
+  {
+    cartId: text("cart_id")
+      .notNull()
+      .references(() => carts.id, { onDelete: "cascade" }),
+    lineId: text("line_id").notNull(),
+    seq: integer("seq").notNull(),
+    line: json("line").$type<CartLine>().notNull(),
+    priced: json("priced").$type<PricedLine>().notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.cartId, table.lineId] }), index("cart_lines_order_idx").on(table.cartId, table.seq)],
 );
 
 /**

@@ -2,7 +2,9 @@ import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { carts } from "../../db/schema";
 import { isAppError } from "../errors";
-import type { CartRow } from "../services/cart-access";
+import { lockCart, type CartRow } from "../services/cart-access";
+import { cartUpdate } from "../services/carts";
+import { writeNow } from "../services/idempotency";
 import { repriceCart } from "../services/cart-pricing";
 import { findLocation, type LocationWithMerchant } from "../services/locations";
 import { reconcileWithCatalog } from "../services/revalidation";
@@ -31,7 +33,7 @@ export const releaseQuotes: Job = async ({ deps, batchSize, deadline }) => {
     deps.database.db.transaction(async (tx) => {
       const now = deps.now();
       const due = await tx
-        .select()
+        .select({ id: carts.id, locationId: carts.locationId })
         .from(carts)
         .where(
           and(
@@ -48,11 +50,13 @@ export const releaseQuotes: Job = async ({ deps, batchSize, deadline }) => {
         .limit(batchSize)
         .for("update", { skipLocked: true });
       const locations = new Map<string, LocationWithMerchant | null>();
-      for (const cart of due) {
-        const location = await locationOf(tx, locations, cart.locationId);
-        if (location && (await release(tx, cart, location, now))) released += 1;
+      for (const { id, locationId } of due) {
+        const location = await locationOf(tx, locations, locationId);
+        // Locked above; read again with its lines.
+        const cart = location ? await lockCart(tx, id) : undefined;
+        if (location && cart && (await release(tx, cart, location, now))) released += 1;
         else skipped += 1;
-        after = cart.id;
+        after = id;
       }
       return due.length;
     }),
@@ -66,12 +70,9 @@ async function release(tx: Tx, cart: CartRow, location: LocationWithMerchant, no
   const patch = { deliveryQuote: { ...quote, status: RELEASED_QUOTE_STATUS } };
   const reconciled = await reconcileWithCatalog({ tx, cart, location, now }, patch);
   const next = { ...cart, ...patch, ...reconciled };
-  const [updated] = await tx
-    .update(carts)
-    .set({ ...patch, ...reconciled, ...repriceCart(next, location, now), revision: cart.revision + 1, updatedAt: now })
-    .where(and(eq(carts.id, cart.id), eq(carts.revision, cart.revision), eq(carts.status, "OPEN")))
-    .returning({ id: carts.id });
-  return Boolean(updated);
+  const written: CartRow = { ...next, ...repriceCart(next, location, now), revision: cart.revision + 1, updatedAt: now };
+  const update = cartUpdate(cart, written, cart.revision);
+  return (await writeNow(tx, update.statement, update.alongside)).length > 0;
 }
 
 async function locationOf(tx: Tx, cache: Map<string, LocationWithMerchant | null>, id: string): Promise<LocationWithMerchant | null> {

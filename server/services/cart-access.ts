@@ -3,7 +3,7 @@ import type { Executor } from "../../db/client";
 import { projection } from "../../db/projection";
 import { fragment, rawFragment } from "../../db/fragment";
 import { fragmentRows } from "../../db/rows";
-import { carts, locations, merchants } from "../../db/schema";
+import { carts, locations, merchants, type CartWithLines } from "../../db/schema";
 import { cartEtag } from "../domain/etag";
 import { AppError, notFound } from "../errors";
 import { hashToken, sameHash } from "../security/tokens";
@@ -11,8 +11,9 @@ import type { RequestContext } from "../app/request-context";
 import { authenticateCustomer, requireSameMerchant } from "./customers/principal";
 import type { LocationRow, LocationWithMerchant } from "./locations";
 import { readAhead } from "./read-ahead";
+import { linesOfCart, withLines } from "./cart-lines";
 
-export type CartRow = typeof carts.$inferSelect;
+export type CartRow = CartWithLines;
 
 /**
  * Loads a cart and checks the caller's credential for it: the cart capability (X-Cart-Token) when
@@ -56,12 +57,24 @@ type CartRead<T extends { cart: CartOwner }> = (db: Executor, ctx: Pick<RequestC
 
 // Both reads are written once from the schema (db/projection.ts): they run on every cart request.
 const cartColumns = projection(carts, "c");
-const cartOnlyQuery = rawFragment(`select ${cartColumns.text} from carts c where c.id = `);
+const cartOnlyQuery = rawFragment(`select ${cartColumns.text}, ${linesOfCart("c")} as "c_lines" from carts c where c.id = `);
 
 const cartOnly: CartRead<{ cart: CartRow }> = async (db, _ctx, locationId, cartId) => {
   const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${cartOnlyQuery}${cartId} and c.location_id = ${locationId}`);
-  return row ? { cart: cartColumns.read(row) } : undefined;
+  return row ? { cart: withLines(cartColumns.read(row), row.c_lines) } : undefined;
 };
+
+const forUpdate = rawFragment(" for update of c");
+const noLock = rawFragment("");
+
+/** A cart with its lines, by id alone (no credential); undefined if there is none. */
+export async function findCart(db: Executor, cartId: string, lock: "lock" | "no lock" = "no lock"): Promise<CartRow | undefined> {
+  const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${cartOnlyQuery}${cartId}${lock === "lock" ? forUpdate : noLock}`);
+  return row ? withLines(cartColumns.read(row), row.c_lines) : undefined;
+}
+
+/** The same, its row locked FOR UPDATE until the transaction ends (checkout: payments, the finalizer; jobs). */
+export const lockCart = (tx: Executor, cartId: string): Promise<CartRow | undefined> => findCart(tx, cartId, "lock");
 
 /**
  * The SQL naming one state of a cart row: its revision (which every change of the service moves), its
@@ -71,15 +84,13 @@ const cartOnly: CartRead<{ cart: CartRow }> = async (db, _ctx, locationId, cartI
 export const cartRowVersion = (table: string) =>
   `concat_ws('.', ${table}."revision", ${table}.xmin, (extract(epoch from ${table}."updated_at") * 1000000)::bigint)`;
 
-/** The columns a mutation's read leaves out when the row is still the version this process wrote (kept-cart-lines.ts). */
-const keptColumns = ["lines", "priced"] as const;
-const joinedCart = projection(carts, "c", "c_", { omit: keptColumns });
+const joinedCart = projection(carts, "c", "c_");
 const joinedLocation = projection(locations, "l", "l_");
 const joinedMerchant = projection(merchants, "m", "m_");
 const withLocationHead = rawFragment(`select ${joinedCart.text}, ${cartRowVersion("c")} as "c_row_version", case when ${cartRowVersion("c")} = `);
-const linesUnlessKept = rawFragment(` then null else c."lines" end as "c_lines", case when ${cartRowVersion("c")} = `);
-const pricedUnlessKept = rawFragment(
-  ` then null else c."priced" end as "c_priced", ${joinedLocation.text}, ${joinedMerchant.text} ` +
+// The lines a mutation's read leaves out when the row is still the version this process wrote (kept-cart-lines.ts).
+const linesUnlessKept = rawFragment(
+  ` then null else ${linesOfCart("c")} end as "c_lines", ${joinedLocation.text}, ${joinedMerchant.text} ` +
     `from carts c join locations l on l.id = c.location_id join merchants m on m.id = l.merchant_id where c.id = `,
 );
 
@@ -101,7 +112,7 @@ export type CartForRead = { cart: CartOwner; revision: number; version: string; 
 
 const readCart = projection(carts, "c", "c_", { jsonAsText: true });
 const forReadQuery = rawFragment(
-  `select ${readCart.text}, ${cartRowVersion("c")} as "c_row_version", ` +
+  `select ${readCart.text}, ${linesOfCart("c")}::text as "c_lines", ${cartRowVersion("c")} as "c_row_version", ` +
     `l."catalog_revision" as "l_catalog_revision", l."policy_revision" as "l_policy_revision" ` +
     `from carts c join locations l on l.id = c.location_id where c.id = `,
 );
@@ -117,7 +128,7 @@ const readForView: CartRead<CartForRead> = async (db, _ctx, locationId, cartId) 
     revision: Number(row.c_revision),
     version: nullableText(row.c_row_version) ?? "",
     revisions: { catalogRevision: Number(row.l_catalog_revision), policyRevision: Number(row.l_policy_revision) },
-    decode: () => readCart.read(row),
+    decode: () => withLines(readCart.read(row), row.c_lines),
   };
 };
 
@@ -131,7 +142,7 @@ const readForView: CartRead<CartForRead> = async (db, _ctx, locationId, cartId) 
  * version kept meanwhile by another request of this process makes the mutation read again.
  */
 export const cartReadAhead = readAhead((db: Executor, locationId: string, cartId: string, keptVersion: string) =>
-  fragmentRows<Record<string, unknown>>(db, fragment`${withLocationHead}${keptVersion}${linesUnlessKept}${keptVersion}${pricedUnlessKept}${cartId} and c.location_id = ${locationId}`),
+  fragmentRows<Record<string, unknown>>(db, fragment`${withLocationHead}${keptVersion}${linesUnlessKept}${cartId} and c.location_id = ${locationId}`),
 );
 
 /** What to send as `keptVersion`: the version this process keeps the cart's lines at, or "" (which no row version equals). */
@@ -141,13 +152,12 @@ const withLocation: CartRead<CartWithLocation> = async (db, ctx, locationId, car
   const kept = ctx.deps.keptCartLines.get(cartId);
   const [row] = await cartReadAhead.read(db, locationId, cartId, kept?.version ?? "");
   if (!row) return undefined;
-  const cart = joinedCart.read(row);
-  // Both columns are NOT NULL: null is Postgres leaving them out, for a row still at the kept version.
-  if (row.c_lines === null || row.c_priced === null) {
+  // The lines come as an array, never null: null is Postgres leaving them out, for a row still at the kept version.
+  let cart: CartRow;
+  if (row.c_lines === null) {
     if (!kept || row.c_row_version !== kept.version) throw new Error("a cart read left out lines it does not keep");
-    cart.lines = kept.lines;
-    cart.priced = kept.priced;
-  }
+    cart = { ...joinedCart.read(row), lines: kept.lines, priced: kept.priced };
+  } else cart = withLines(joinedCart.read(row), row.c_lines);
   return { cart, location: { ...joinedLocation.read(row), merchant: joinedMerchant.read(row) } };
 };
 

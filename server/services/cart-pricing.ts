@@ -3,11 +3,11 @@ import { CART_QUOTE_TTL_MS, cartQuoteExpiry, type DeliveryQuote } from "../domai
 import { fingerprint } from "../domain/fingerprint";
 import { amountOverflow, overflowedTotal } from "../domain/money";
 import { priceCart } from "../domain/pricing";
-import type { carts } from "../../db/schema";
+import type { CartWithLines } from "../../db/schema";
 import type { LocationRow } from "./locations";
 import { perLine } from "./line-texts";
 
-type CartRow = typeof carts.$inferSelect;
+type CartRow = CartWithLines;
 
 /** How long a priced cart may be paid against before it must be re-quoted. */
 export const QUOTE_TTL_MS = CART_QUOTE_TTL_MS;

@@ -1,4 +1,4 @@
-import type { carts } from "../../db/schema";
+import type { CartWithLines } from "../../db/schema";
 import type { CartStatus } from "../domain/cart-types";
 import { formatMinor, toDecimalString, type Currency } from "../domain/money";
 import type { CartView } from "../schemas/cart";
@@ -7,7 +7,7 @@ import { rememberJsonText } from "../../db/json-text";
 import { inJsonbOrder } from "../../db/jsonb-order";
 import { perLine } from "./line-texts";
 
-type CartRow = typeof carts.$inferSelect;
+type CartRow = CartWithLines;
 
 /** A cart past its idle expiry is EXPIRED even before the expiry job rewrites its row. */
 export function effectiveStatus(cart: Pick<CartRow, "status" | "expiresAt">, now: Date): CartStatus {

@@ -2,7 +2,7 @@ import type { CartChange, MutationScope } from "./cart-change";
 import { eq, getTableColumns } from "drizzle-orm";
 import type { Tx } from "../../db/client";
 import { carts } from "../../db/schema";
-import { fragment, rawFragment } from "../../db/fragment";
+import { fragment, rawFragment, type Fragment } from "../../db/fragment";
 import { insertClause, setClause } from "../../db/write-clauses";
 import type { CartLine } from "../domain/cart-types";
 import { type FulfilmentMethod } from "../domain/catalog-types";
@@ -16,7 +16,7 @@ import { effectiveStatus, toCartView } from "./cart-view";
 import type { CartMutationContext, TransactionalWrite } from "./operation-context";
 import { reconcileWithCatalog, withDetectedChanges } from "./revalidation";
 import { lastWrite } from "./idempotency";
-import { rememberStoredLines } from "./line-texts";
+import { lineWrites, storedPriced } from "./cart-lines";
 import { findLocation, locationRow, type LocationWithMerchant } from "./locations";
 
 export type CartIds = { locationId: string; cartId: string };
@@ -69,7 +69,7 @@ export async function insertCart(
     orderDate: "",
     orderTime: "",
   };
-  const values: typeof carts.$inferInsert = {
+  const values = {
     id: newId("cart"),
     locationId: location.id,
     merchantId: location.merchantId,
@@ -88,18 +88,24 @@ export async function insertCart(
     updatedAt: now,
     ...draft,
     ...repriceCart(draft, location, now),
-  };
+  } satisfies Omit<CartRow, "deliveryInfo" | "tableServiceInfo" | "roomServiceInfo" | "metadata" | "lockedAt" | "catalogRevalidation">;
   // The use case's last statement (./idempotency.ts, lastWrite): it goes with the stored answer. The
   // row is what was written, every column left out null; test/integration/mutation-answers.test.ts
-  // shows the answer is the cart a GET reads after it.
+  // shows the answer is the cart a GET reads after it. A new cart has no lines, so no line rows.
   const inserted = { ...unsetCartColumns, ...values } as CartRow;
   await lastWrite(
     tx,
-    fragment`insert into carts ${insertClause(carts, values)} returning ${writtenRowVersion}`,
+    fragment`insert into carts ${insertClause(carts, { ...withoutLines(values), priced: storedPriced(values.priced) })} returning ${writtenRowVersion}`,
     () => Promise.reject(new Error("the cart insert wrote no row")),
     keepLines(ctx, inserted),
   );
   return inserted;
+}
+
+/** A cart's own columns: its lines are rows of their own (./cart-lines.ts). */
+function withoutLines<T extends { lines: unknown }>(cart: T): Omit<T, "lines"> {
+  const { lines: _lines, ...columns } = cart;
+  return columns;
 }
 
 /** The written row's version, as a cart read names it (cart-access.ts cartRowVersion). */
@@ -161,23 +167,41 @@ export async function mutateCart(
     updatedAt: now,
     expiresAt: patch.status === "EXPIRED" ? now : idleExpiry(ctx, now),
   };
-  if (written.lines) rememberStoredLines(written.lines);
   const updated: CartRow = { ...cart, ...written };
-  // The compare-and-set is this use case's last statement: it goes to Postgres with the stored answer,
-  // in one statement (./idempotency.ts, lastWrite). The row as written is known here, so it is not read
-  // back (at 100 lines, that would parse 100 lines again); test/integration/mutation-answers.test.ts
-  // shows the answer is the cart a GET reads after it.
+  // The compare-and-set, with the line rows it changes, is this use case's last statement: it goes to
+  // Postgres with the stored answer, in one statement (./idempotency.ts, lastWrite). The row as written
+  // is known here, so it is not read back (at 100 lines, that would parse 100 lines again);
+  // test/integration/mutation-answers.test.ts shows the answer is the cart a GET reads after it.
+  const update = cartUpdate(cart, updated, expectedRevision);
   await lastWrite(
     tx,
-    fragment`update carts set ${setClause(carts, written)} where id = ${cart.id} and revision = ${expectedRevision} and status = 'OPEN' returning ${writtenRowVersion}`,
+    update.statement,
     async (executor) => {
       const [latest] = await executor.select({ revision: carts.revision }).from(carts).where(eq(carts.id, cart.id));
       throw conflict(latest?.revision ?? cart.revision);
     },
     keepLines(ctx, updated),
+    update.alongside,
   );
   Object.assign(ctx.response.headers, cartResponseHeaders(updated.revision));
   return toCartView(updated, now);
+}
+
+/**
+ * The compare-and-set UPDATE that takes an OPEN cart from `cart` (at `expectedRevision`) to `next`,
+ * returning the written row's version; `alongside`, the writes of the line rows that changed
+ * (./cart-lines.ts), which go in the same statement and only if the UPDATE wrote.
+ */
+export function cartUpdate(cart: CartRow, next: CartRow, expectedRevision: number): { statement: Fragment; alongside: Fragment[] } {
+  const row: Partial<typeof carts.$inferInsert> = {};
+  for (const [field, value] of Object.entries(next)) {
+    if (field === "lines" || field === "id" || (cart as Record<string, unknown>)[field] === value) continue;
+    (row as Record<string, unknown>)[field] = field === "priced" ? storedPriced(value as CartRow["priced"]) : value;
+  }
+  return {
+    statement: fragment`update carts set ${setClause(carts, row)} where id = ${cart.id} and revision = ${expectedRevision} and status = 'OPEN' returning ${writtenRowVersion}`,
+    alongside: lineWrites(cart.id, cart, next),
+  };
 }
 
 export function requireFulfilmentEnabled(location: LocationWithMerchant, method: FulfilmentMethod, field: string): void {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { and, eq, gt } from "drizzle-orm";
-import { fragment, rawFragment, type Fragment } from "../../db/fragment";
+import { fragment, joinFragments, rawFragment, type Fragment } from "../../db/fragment";
 import type { Executor, Tx } from "../../db/client";
 import { sendBeforeCommit, type Settled } from "../../db/last-statement";
 import { fragmentRows } from "../../db/rows";
@@ -181,7 +181,7 @@ export async function runIdempotent<T>(
       // `idempotency_claim_held` (evaluated once, whatever the WITH wrote) fails the whole statement
       // unless it runs in the transaction holding the claim: the driver may send it again after the
       // COMMIT (a prepared statement the server lost), where it must not commit the write alone.
-      const lastWriteFirst = last ? fragment`last_write as (${last.statement}), ` : noText;
+      const lastWriteFirst = last ? fragment`${lastWriteWith(last)}, ` : noText;
       const onlyIfWritten = last ? rawFragment(" and exists (select 1 from last_write)") : noText;
       const rowVersion = last?.onWritten ? rawFragment(", (select row_version from last_write) as row_version") : noText;
       const statement = fragment`with ${lastWriteFirst}stored as (${storeAnswer}${onlyIfWritten} returning 1)
@@ -219,7 +219,7 @@ export async function runIdempotent<T>(
  * statement that changed nothing, on an executor that can still read: the transaction has ended by
  * then when the statement went with the stored answer.
  */
-type LastWrite = { statement: Fragment; onNoRow: (executor: Executor) => Promise<never>; onWritten?: ((rowVersion: string) => void) | undefined };
+type LastWrite = { statement: Fragment; onNoRow: (executor: Executor) => Promise<never>; onWritten?: ((rowVersion: string) => void) | undefined; alongside: readonly Fragment[] };
 /** The transactions `runIdempotent` opened and is running the write of, with the last statement each has handed over. */
 const noText = rawFragment("");
 const lastWrites = new WeakMap<Tx, LastWrite | undefined>();
@@ -234,15 +234,34 @@ const lastWrites = new WeakMap<Tx, LastWrite | undefined>();
  * the write has committed (kept-cart-lines.ts). Anywhere else the statement runs at once, `onNoRow` runs
  * in the transaction, and `onWritten` is not called: the caller's transaction may yet write the row
  * again under the same xmin, or roll back.
+ * `alongside`: more data-modifying statements that go in the same statement, as WITH bodies that may
+ * name `last_write` (the row the last statement wrote, if any): a cart's line rows (cart-lines.ts).
  */
-export async function lastWrite(tx: Tx, statement: Fragment, onNoRow: LastWrite["onNoRow"], onWritten?: LastWrite["onWritten"]): Promise<void> {
+export async function lastWrite(
+  tx: Tx,
+  statement: Fragment,
+  onNoRow: LastWrite["onNoRow"],
+  onWritten?: LastWrite["onWritten"],
+  alongside: readonly Fragment[] = [],
+): Promise<void> {
   if (lastWrites.has(tx)) {
     if (lastWrites.get(tx)) throw new Error("a write's transaction has one last statement");
-    lastWrites.set(tx, { statement, onNoRow, onWritten });
+    lastWrites.set(tx, { statement, onNoRow, onWritten, alongside });
     return;
   }
-  const rows = await fragmentRows(tx, statement);
+  const rows = await writeNow(tx, statement, alongside);
   if (rows.length === 0) await onNoRow(tx);
+}
+
+/** A last statement with what goes alongside it (lastWrite), run at once, outside any stored answer: the rows it wrote. */
+export function writeNow(executor: Executor, statement: Fragment, alongside: readonly Fragment[]): Promise<unknown[]> {
+  return fragmentRows(executor, alongside.length === 0 ? statement : fragment`with ${lastWriteWith({ statement, alongside })} select 1 from last_write`);
+}
+
+/** `last_write as (...), alongside_1 as (...), ...`: the WITH list of a last statement and what goes alongside it. */
+function lastWriteWith(last: Pick<LastWrite, "statement" | "alongside">): Fragment {
+  const parts = [fragment`last_write as (${last.statement})`, ...last.alongside.map((write, index) => fragment`${rawFragment(`alongside_${index + 1} as (`)}${write})`)];
+  return joinFragments(parts, ", ");
 }
 
 /**

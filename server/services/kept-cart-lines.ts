@@ -5,8 +5,9 @@ import type { CartLine, PricedCart } from "../domain/cart-types";
  * The lines (and their priced form) of the carts this process last wrote, kept decoded in memory
  * per cart with the row version they were written as (cart-access.ts `cartRowVersion`: revision,
  * `xmin`, `updated_at`). A cart mutation sends the version it keeps with its read; Postgres then
- * leaves both columns out if the row is still that version, and the mutation takes the kept ones.
- * At 100 lines that spares reading, transferring and parsing about 70 KB of JSON per change.
+ * leaves the lines out if the row is still that version, and the mutation takes the kept ones.
+ * At 100 lines that spares reading, transferring and parsing about 70 KB of JSON per change. The line
+ * rows (cart-lines.ts) change only with their cart's row, so its version names them too.
  *
  * Only a row written by this process, at exactly the version kept, is ever completed from here:
  * any other transaction that writes the row (another instance, a job, SQL by hand) moves `xmin`, and

@@ -1,5 +1,4 @@
 import type { CartLine } from "../domain/cart-types";
-import { rememberJsonText } from "../../db/json-text";
 
 /**
  * What is made of a cart line over and over, made once per line object. A change makes new objects
@@ -9,16 +8,10 @@ import { rememberJsonText } from "../../db/json-text";
  * would give, so stored rows, fingerprints and answers are byte for byte the same
  * (test/integration/kept-cart-lines-reuse.test.ts).
  */
-/** The lines as the `lines` column stores them (JSON.stringify's text), known to the write (db/write-clauses.ts). */
-export function rememberStoredLines(lines: readonly CartLine[]): void {
-  let text = "[";
-  for (let index = 0; index < lines.length; index += 1) {
-    const line = lines[index] as CartLine;
-    // A line's stored text depends on the line alone.
-    const lineText = storedText(line, "", () => JSON.stringify(line));
-    text += index === 0 ? lineText : `,${lineText}`;
-  }
-  rememberJsonText(lines, `${text}]`);
+/** A line's row text as `cart_lines.line` stores it (JSON.stringify's text), made once per line object (cart-lines.ts). */
+export function storedLineText(line: CartLine): string {
+  // A line's stored text depends on the line alone.
+  return storedText(line, "", () => JSON.stringify(line));
 }
 
 /** A per-line rendering kept with the line object while the values it depends on (`key`) stay the same. */
@@ -33,5 +26,5 @@ export function perLine<T>(): (line: CartLine, key: string, make: () => T) => T 
   };
 }
 
-/** Each line's stored text (rememberStoredLines). */
+/** Each line's stored text (storedLineText). */
 const storedText = perLine<string>();

@@ -86,7 +86,8 @@ describe("benchmark floor (bare SQL over postgres.js)", () => {
     expect(added.status, JSON.stringify(added.body)).toBe(200);
     expect(addStatements).toBe(7);
     expect(added.headers.etag).toBe('"cart-1"');
-    const [row] = await floor<{ revision: string; lines: Line[] }[]>`select revision, lines from carts where id = ${cart.id}`;
+    const [row] = await floor<{ revision: string; lines: Line[] }[]>`
+      select revision, (select coalesce(json_agg(l.line order by l.seq), '[]'::json) from cart_lines l where l.cart_id = c.id) as lines from carts c where id = ${cart.id}`;
     expect(Number(row?.revision)).toBe(1);
     expect(row?.lines).toHaveLength(1);
     expect(row?.lines[0]).toMatchObject({ productId: "prd_hk_smash_burger", quantity: 1, specialInstructions: "bench line 0" });

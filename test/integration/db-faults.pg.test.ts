@@ -242,7 +242,8 @@ describe("a backend killed mid-request (pg_terminate_backend)", () => {
   const cartUrl = (cart: PreparedCart) => `/locations/${cart.locationId}/carts/${cart.cartId}`;
 
   async function storedState(cart: PreparedCart, key: string) {
-    const [row] = await direct<{ revision: string; lines: { quantity: number }[]; status: string }[]>`select revision, lines, status from carts where id = ${cart.cartId}`;
+    const [row] = await direct<{ revision: string; lines: { quantity: number }[]; status: string }[]>`
+      select revision, status, (select coalesce(json_agg(l.line), '[]'::json) from cart_lines l where l.cart_id = c.id) as lines from carts c where id = ${cart.cartId}`;
     const [records] = await direct<{ n: number }[]>`select count(*)::int as n from idempotency_records where key = ${key}`;
     const [placed] = await direct<{ n: number }[]>`select count(*)::int as n from orders where cart_id = ${cart.cartId}`;
     return { revision: Number(row?.revision), quantity: row?.lines.reduce((sum, line) => sum + line.quantity, 0), status: row?.status, records: records?.n, orders: placed?.n };

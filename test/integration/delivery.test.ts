@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carts, locations } from "../../db/schema";
+import { locations } from "../../db/schema";
+import { findCart } from "../../server/services/cart-access";
 import { checkoutBlockers } from "../../server/domain/checkout-readiness";
 import type { CatalogRevalidation } from "../../server/domain/revalidation";
 import type { Courier, CourierQuoteRequest } from "../../server/integrations/courier/types";
@@ -90,7 +91,7 @@ async function read(cart: CartHandle) {
 
 async function blockers(cart: CartHandle) {
   const db = app.deps.database.db;
-  const [row] = await db.select().from(carts).where(eq(carts.id, cart.cartId));
+  const row = await findCart(db, cart.cartId);
   const [location] = await db.select().from(locations).where(eq(locations.id, cart.locationId));
   if (!row || !location) throw new Error("cart or location missing");
   return checkoutBlockers(row, location, app.clock.now).map((blocker) => blocker.code);

@@ -1,10 +1,9 @@
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { carts } from "../../db/schema";
 import { jsonText } from "../../db/json-text";
 import { repriceCart } from "../../server/services/cart-pricing";
 import { toCartView } from "../../server/services/cart-view";
-import { cartRowVersion } from "../../server/services/cart-access";
+import { cartRowVersion, findCart } from "../../server/services/cart-access";
+import { linesColumn } from "../../server/services/cart-lines";
 import { lastWrite } from "../../server/services/idempotency";
 import { fragment, rawFragment } from "../../db/fragment";
 import { chowderCup } from "../checkout-helpers";
@@ -28,7 +27,7 @@ afterAll(async () => {
 const calamari = { productId: "prd_hk_crispy_calamari", quantity: 1, selections: [], itemUnavailableAction: "remove_item" };
 const read = (cart: CartHandle) => app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) });
 const storedRow = async (cartId: string) => {
-  const [row] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cartId));
+  const row = await findCart(app.deps.database.db, cartId);
   if (!row) throw new Error("no cart row");
   return row;
 };
@@ -37,7 +36,7 @@ describe("a change of a cart this process last wrote", () => {
   it("reads no lines, and answers the bytes a GET renders from the row", async () => {
     const cart = await startCart(app, HARBOR.locationId);
     expect((await mutate(app, cart, "POST", "/items", chowderCup)).status).toBe(200);
-    const decodeLines = vi.spyOn(carts.lines, "mapFromDriverValue");
+    const decodeLines = vi.spyOn(linesColumn, "decode");
     try {
       const added = await mutate(app, cart, "POST", "/items", calamari);
       expect(added.status, added.text).toBe(200);

@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carts } from "../../db/schema";
+import { cartLines, carts } from "../../db/schema";
 import { chowderCup } from "../checkout-helpers";
 import { signIn } from "../customer-helpers";
 import { cartCredential, createTestApp, HARBOR, idemKey, mutate, startCart, type CartHandle, type TestApp, type TestResponse } from "../harness";
@@ -84,11 +84,12 @@ describe("a cart row rewritten by anyone but this process", () => {
   it("is read again by the next change, even when its revision did not move", async () => {
     const cart = await startCart(app);
     expect((await mutate(app, cart, "POST", "/items", calamari)).status).toBe(200);
-    // Behind the service's back: the revision and updated_at stay, only the row's xmin moves.
-    await app.deps.database.db
-      .update(carts)
-      .set({ lines: sql`jsonb_set(${carts.lines}::jsonb, '{0,quantity}', '5')::json` })
-      .where(eq(carts.id, cart.cartId));
+    // Behind the service's back, as any writer of a cart's lines does (db/schema/carts.ts cartLines): a
+    // line's row, with its cart's row in the same transaction. The revision and updated_at stay, only the row's xmin moves.
+    await app.deps.database.db.transaction(async (tx) => {
+      await tx.update(cartLines).set({ line: sql`jsonb_set(${cartLines.line}::jsonb, '{quantity}', '5')::json` }).where(eq(cartLines.cartId, cart.cartId));
+      await tx.update(carts).set({ revision: sql`${carts.revision}` }).where(eq(carts.id, cart.cartId));
+    });
     const merged = await mutate(app, cart, "POST", "/items", calamari);
     expect((merged.body as { items: { quantity: number }[] }).items.map((item) => item.quantity)).toEqual([7]);
     await expectReadBackIdentical(cart, merged);

@@ -76,7 +76,7 @@ describe("a projection reads the row Drizzle's select reads", () => {
     const { cartId } = await startCart(app);
     await db().update(carts).set(everyColumnSet as unknown as Partial<typeof carts.$inferInsert>).where(eq(carts.id, cartId));
     const columns = projection(carts, "c", "p_", { jsonAsText: true });
-    expect(columns.text).toContain(`c."lines"::text as "p_lines"`);
+    expect(columns.text).toContain(`c."priced"::text as "p_priced"`);
     expect(columns.text).toContain(`c."delivery_info"::text as "p_delivery_info"`);
     expect(columns.text).toContain(`c."revision" as "p_revision"`);
     const [row] = await queryRows<Record<string, unknown>>(db(), sql`select ${sql.raw(columns.text)} from carts c where c.id = ${cartId}`);

@@ -1,7 +1,8 @@
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { carts, discounts, idempotencyRecords } from "../../db/schema";
+import { discounts, idempotencyRecords } from "../../db/schema";
+import { findCart } from "../../server/services/cart-access";
 import type { AppliedDiscount, GratuityChoice } from "../../server/domain/cart-types";
 import { parseDecimalToMinor, toDecimalString } from "../../server/domain/money";
 import { hashToken } from "../../server/security/tokens";
@@ -253,7 +254,7 @@ async function runScenario(script: { client: number; command: Command }[]) {
   expect(totalsOf(final.view)).toEqual(totalsFromPriced(expectedTotals(model)));
 
   // The stored row: its lines priced by repriceCart with the location's fees give the totals the API shows.
-  const [row] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cart.cartId));
+  const row = await findCart(app.deps.database.db, cart.cartId);
   if (!row) throw new Error("cart row missing");
   const gratuity: GratuityChoice | null = row.gratuity;
   expect(gratuity).toEqual(model.gratuity);

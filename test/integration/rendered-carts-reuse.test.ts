@@ -1,6 +1,8 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { carts } from "../../db/schema";
+import { linesColumn } from "../../server/services/cart-lines";
+import { findCart } from "../../server/services/cart-access";
 import { publish } from "../../server/catalog-admin/publish";
 import { createRenderedCarts } from "../../server/services/rendered-carts";
 import { withDetectedChanges } from "../../server/services/revalidation";
@@ -34,7 +36,7 @@ const cartWithItem = () => pricedCart(app, { productId: "prd_hk_crispy_calamari"
 describe("a GET cart answered from its kept rendering", () => {
   it("decodes no row, and answers the bytes a new rendering gives", async () => {
     const cart = await cartWithItem();
-    const decodeLines = vi.spyOn(carts.lines, "mapFromDriverValue");
+    const decodeLines = vi.spyOn(linesColumn, "decode");
     try {
       const first = await read(cart);
       expect(decodeLines).toHaveBeenCalledTimes(1);
@@ -54,7 +56,7 @@ describe("a GET cart answered from its kept rendering", () => {
   it("is never kept while the read finds news to report", async () => {
     const cart = await cartWithItem();
     await publish(app.deps.database.db, HARBOR.locationId, [{ kind: "productPrice", productId: "prd_hk_crispy_calamari", priceMinor: 1570 }]);
-    const decodeLines = vi.spyOn(carts.lines, "mapFromDriverValue");
+    const decodeLines = vi.spyOn(linesColumn, "decode");
     try {
       const first = await read(cart);
       const second = await read(cart);
@@ -75,7 +77,7 @@ describe("a read of a cart past its idle expiry (withDetectedChanges)", () => {
     expect((await mutate(app, cart, "PUT", "/set-delivery", deliveryAddressNearHarbor)).status).toBe(200);
     const db = app.deps.database.db;
     await db.update(carts).set({ deliveryQuote: sql`jsonb_set(${carts.deliveryQuote}, '{expiresAt}', '"not a time"')` }).where(eq(carts.id, cart.cartId));
-    const [row] = await db.select().from(carts).where(eq(carts.id, cart.cartId));
+    const row = await findCart(db, cart.cartId);
     if (!row) throw new Error("no cart");
     const later = new Date(row.expiresAt.getTime() + 60_000);
     const readLocation = () => Promise.reject(new Error("an expired cart's read looked at its location"));

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { carts, locations } from "../../db/schema";
+import { findCart } from "../../server/services/cart-access";
 import { publish } from "../../server/catalog-admin/publish";
 import { duneHummus } from "../checkout-helpers";
 import { createTestApp, DUNE, mutate, startCart, type TestApp } from "../harness";
@@ -23,7 +24,7 @@ describe("a cart whose location is unpublished", () => {
     app.clock.now = new Date("2026-12-02T12:00:00+04:00");
     const cart = await startCart(app, DUNE.locationId);
     expect((await mutate(app, cart, "POST", "/items", duneHummus)).status).toBe(200);
-    const [before] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cart.cartId));
+    const before = await findCart(app.deps.database.db, cart.cartId);
     await app.deps.database.db.update(locations).set({ published: false }).where(eq(locations.id, DUNE.locationId));
     try {
       // A wrong credential is still 401 first.
@@ -33,7 +34,7 @@ describe("a cart whose location is unpublished", () => {
       expect(refused.status, refused.text).toBe(404);
       expect(refused.body).toMatchObject({ code: "NOT_FOUND" });
       expect((refused.body as { message: string }).message).toMatch(/Location/);
-      const [after] = await app.deps.database.db.select().from(carts).where(eq(carts.id, cart.cartId));
+      const after = await findCart(app.deps.database.db, cart.cartId);
       expect(after?.revision).toBe(before?.revision);
       expect(after?.lines).toEqual(before?.lines);
     } finally {

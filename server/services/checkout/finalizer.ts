@@ -7,7 +7,7 @@ import { isPaymentProcessorError } from "../../integrations/payments/types";
 import { toAppError } from "../../errors-map";
 import { logger } from "../../log";
 import { newId } from "../../security/tokens";
-import type { CartRow } from "../cart-access";
+import { lockCart, type CartRow } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import { findLocation } from "../locations";
 import { placeOrder } from "./order-placement";
@@ -91,7 +91,7 @@ function attemptStateKey(attempt: AttemptRow | undefined): string {
 }
 
 async function decide(tx: Tx, deps: AppDeps, cartId: string, observation: Observation | undefined, confirmedAttempt: string | undefined): Promise<Step> {
-  const [cart] = await tx.select().from(carts).where(eq(carts.id, cartId)).for("update");
+  const cart = await lockCart(tx, cartId);
   if (!cart) return { kind: "done" };
   const [order] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.cartId, cartId));
   if (order) return { kind: "done" };
@@ -368,7 +368,7 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
     intent = undefined;
   }
   return deps.database.db.transaction(async (tx): Promise<Unsettled> => {
-    const [cart] = await tx.select().from(carts).where(eq(carts.id, cartId)).for("update");
+    const cart = await lockCart(tx, cartId);
     const [attempt] = await tx
       .select()
       .from(paymentAttempts)

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
-import { carts, orders, paymentSessions } from "../../../db/schema";
+import { orders, paymentSessions } from "../../../db/schema";
 import { intentTermsFor } from "../../domain/payments";
 import { AppError } from "../../errors";
 import type { OrderResultView } from "../../schemas/checkout";
 import type { CommittingWrite } from "../operation-context";
-import { loadAuthorizedCart } from "../cart-access";
+import { loadAuthorizedCart, lockCart } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import type { CartIds } from "../carts";
 import { findLocation } from "../locations";
@@ -31,7 +31,7 @@ export type PaymentReport = { quoteFingerprint: string; paymentMethodId?: string
 export async function reportPayment(ctx: CommittingWrite, ids: CartIds, report: PaymentReport): Promise<OrderResultView> {
   const cartId = await ctx.deps.database.db.transaction(async (tx) => {
     const authorized = await loadAuthorizedCart(tx, ctx, ids.locationId, ids.cartId);
-    const [cart] = await tx.select().from(carts).where(eq(carts.id, authorized.id)).for("update");
+    const cart = await lockCart(tx, authorized.id);
     if (!cart) throw new Error("cart vanished under its lock");
     const [order] = await tx.select({ id: orders.id }).from(orders).where(eq(orders.cartId, cart.id));
     // Already paid, or a payment is in flight: report it instead of starting another.
