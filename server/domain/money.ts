@@ -158,7 +158,8 @@ function roundedQuotient(magnitude: number, digits: string, scale: number): numb
  */
 export function allocateProportionally(total: Minor, weights: readonly Minor[]): Minor[] {
   const weightSum = weights.reduce((sum, weight) => sum + weight, 0);
-  if (weightSum === 0) return weights.map(() => 0);
+  // Nothing to share (a cart without a discount, on every change): every share is 0.
+  if (weightSum === 0 || total === 0) return weights.map(() => 0);
   // Each share is total x weight / weightSum, exactly: its whole part (rounded toward zero) and what
   // is left over, whose order is the order of the fractions (they share the denominator weightSum).
   const divisor = BigInt(weightSum);
