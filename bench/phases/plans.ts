@@ -5,7 +5,7 @@ import { openCart } from "./cart-session";
 import type { PhaseReport } from "./types";
 
 /** Tables the bulk insert makes large: a sequential scan on one of them is a hot-path failure. */
-const LARGE_TABLES = ["carts", "payment_attempts", "orders", "order_lines", "idempotency_records"];
+const LARGE_TABLES = ["carts", "cart_lines", "payment_attempts", "orders", "order_lines", "idempotency_records"];
 
 /** Per generated cart `g`: overrides of the template cart's columns (everything else is copied). */
 const CART_OVERRIDES: Record<string, string> = {
@@ -24,6 +24,8 @@ async function bulkInsert(sql: postgres.Sql, templateCartId: string, count: numb
   const select = columns.map((column) => CART_OVERRIDES[column] ?? `t.${column}`);
   await sql.begin(async (tx) => {
     await tx.unsafe(`insert into carts (${columns.join(", ")}) select ${select.join(", ")} from carts t, generate_series(1, ${count}) g where t.id = $1`, [templateCartId]);
+    await tx.unsafe(`insert into cart_lines (cart_id, line_id, seq, line, priced)
+      select 'crt_bulk_' || g, 'lin_bulk_' || n, n, '{}'::json, '{}'::json from generate_series(1, ${count}) g, generate_series(0, 2) n`);
     await tx.unsafe(`insert into payment_attempts (id, cart_id, intent_id, source, status, created_at)
       select 'pat_bulk_' || g, 'crt_bulk_' || g, 'pi_bulk_' || g, 'client', 'succeeded', now() from generate_series(1, ${count}) g`);
     await tx.unsafe(
@@ -49,7 +51,7 @@ function flatten(node: PlanNode): PlanNode[] {
 }
 
 /**
- * 10^5 carts, payment attempts, orders, order lines and idempotency records bulk-inserted next to
+ * 10^5 carts (three line rows each), payment attempts, orders, order lines and idempotency records bulk-inserted next to
  * the bench data, ANALYZEd, then the hot-path queries EXPLAINed (the shapes the services send).
  */
 export async function measurePlans(url: string, locationId: string, count: number): Promise<PhaseReport> {
@@ -69,6 +71,11 @@ export async function measurePlans(url: string, locationId: string, count: numbe
     const customer = `cus_bulk_${probe % 10000}`;
     const queries: { name: string; text: string; params: string[] }[] = [
       { name: "cart by id + location", text: "select * from carts where id = $1 and location_id = $2", params: [`crt_bulk_${probe}`, locationId] },
+      {
+        name: "lines of a cart, in order",
+        text: "select json_agg(json_build_array(l.line, l.priced) order by l.seq) from cart_lines l where l.cart_id = $1",
+        params: [`crt_bulk_${probe}`],
+      },
       { name: "cart by token hash", text: "select id from carts where token_hash = $1 limit 1", params: ["0".repeat(32)] },
       { name: "idempotency record by (scope, key)", text: "select * from idempotency_records where scope = $1 and key = $2 and expires_at > now()", params: [`cart:crt_bulk_${probe % 1000}`, `key_bulk_${probe}`] },
       { name: "order by cart id", text: "select * from orders where cart_id = $1", params: [`crt_bulk_${probe}`] },

@@ -131,6 +131,11 @@ describe("canonicalJson's text", () => {
     })).value;
     fc.assert(fc.property(withUndefined, (value) => canonicalJson(value) === arrayBuiltCanonicalJson(value)), { numRuns: 500 });
   });
+
+  it("is that text for a list of strings (a quote's lines), any code units included", () => {
+    const anyString = fc.string({ unit: "binary", maxLength: 40 });
+    fc.assert(fc.property(fc.array(anyString, { maxLength: 20 }), (value) => canonicalJson(value) === arrayBuiltCanonicalJson(value)), { numRuns: 500 });
+  });
 });
 
 describe("fingerprint", () => {

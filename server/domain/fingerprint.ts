@@ -12,6 +12,8 @@ export function canonicalJson(value: unknown): string {
   // fingerprints its request and every repricing its quote (fingerprint.test.ts holds the text to
   // the one the earlier, array-built version wrote, which stored fingerprints were made with).
   if (Array.isArray(value)) {
+    // A list of strings (a quote's lines, one text each) is the same text as JSON.stringify gives, made natively.
+    if (value.every((item) => typeof item === "string")) return JSON.stringify(value);
     let text = "[";
     for (let index = 0; index < value.length; index += 1) {
       const item: unknown = value[index];
