@@ -43,8 +43,8 @@ export function loadAuthorizedCartWithLocation(db: Executor, ctx: RequestContext
  * read in the same statement: a read needs the whole location only when they moved on, or when the
  * cart's quote expired or its courier quote needs renewal (services/revalidation.ts withDetectedChanges).
  */
-export function loadAuthorizedCartForRead(db: Executor, ctx: RequestContext, locationId: string, cartId: string): Promise<CartForRead> {
-  return loadAuthorized(db, ctx, locationId, cartId, readForView);
+export function loadAuthorizedCartForRead(db: Executor, ctx: RequestContext, locationId: string, cartId: string, lines: "unless rendered" | "always"): Promise<CartForRead> {
+  return loadAuthorized(db, ctx, locationId, cartId, lines === "always" ? readForView : readForViewUnlessRendered);
 }
 
 /** 404 for a location that is no longer published (as findLocation answers). */
@@ -105,32 +105,40 @@ type CartOwner = Pick<CartRow, "tokenHash" | "merchantId" | "customerId">;
 /**
  * A cart read for a GET: its owner, revision and row version at once; the rest (its JSON columns
  * above all) only when `decode` is called, which a read answered from a kept rendering never does
- * (services/rendered-carts.ts). The version names this state of the row: its revision, its `xmin`
+ * (services/rendered-carts.ts). `decode` is undefined when the read left the lines out for the
+ * rendering this process keeps of that version (`"unless rendered"`): a read that cannot use it reads again. The version names this state of the row: its revision, its `xmin`
  * (moved by any rewrite of the row) and its `updated_at`.
  */
-export type CartForRead = { cart: CartOwner; revision: number; version: string; revisions: LocationRevisions; decode: () => CartRow };
+export type CartForRead = { cart: CartOwner; revision: number; version: string; revisions: LocationRevisions; decode: (() => CartRow) | undefined };
 
 const readCart = projection(carts, "c", "c_", { jsonAsText: true });
+// The lines are left out when the row is still the version this process keeps a rendering of
+// (rendered-carts.ts): that rendering answers, unless its time or its location's revisions moved on.
 const forReadQuery = rawFragment(
-  `select ${readCart.text}, ${linesOfCart("c")}::text as "c_lines", ${cartRowVersion("c")} as "c_row_version", ` +
-    `l."catalog_revision" as "l_catalog_revision", l."policy_revision" as "l_policy_revision" ` +
-    `from carts c join locations l on l.id = c.location_id where c.id = `,
+  `select ${readCart.text}, ${cartRowVersion("c")} as "c_row_version", ` +
+    `l."catalog_revision" as "l_catalog_revision", l."policy_revision" as "l_policy_revision", case when ${cartRowVersion("c")} = `,
 );
+const forReadFrom = rawFragment(` then null else ${linesOfCart("c")}::text end as "c_lines" from carts c join locations l on l.id = c.location_id where c.id = `);
 
 /** A text column of a raw row: a string, or null. */
 const nullableText = (value: unknown): string | null => (typeof value === "string" ? value : null);
 
-const readForView: CartRead<CartForRead> = async (db, _ctx, locationId, cartId) => {
-  const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${forReadQuery}${cartId} and c.location_id = ${locationId}`);
+const readForViewUnlessRendered: CartRead<CartForRead> = (db, ctx, locationId, cartId) => readForViewAt(db, locationId, cartId, ctx.deps.renderedCarts.versionOf(cartId) ?? "");
+const readForView: CartRead<CartForRead> = (db, _ctx, locationId, cartId) => readForViewAt(db, locationId, cartId, "");
+
+/** `renderedVersion`: the row version this process keeps a rendering of, or "" (which no row version equals). */
+async function readForViewAt(db: Executor, locationId: string, cartId: string, renderedVersion: string): Promise<CartForRead | undefined> {
+  const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${forReadQuery}${renderedVersion}${forReadFrom}${cartId} and c.location_id = ${locationId}`);
   if (!row) return undefined;
   return {
     cart: { tokenHash: nullableText(row.c_token_hash), merchantId: nullableText(row.c_merchant_id) ?? "", customerId: nullableText(row.c_customer_id) },
     revision: Number(row.c_revision),
     version: nullableText(row.c_row_version) ?? "",
     revisions: { catalogRevision: Number(row.l_catalog_revision), policyRevision: Number(row.l_policy_revision) },
-    decode: () => withLines(readCart.read(row), row.c_lines),
+    // Null: left out for the kept rendering (the lines are never null otherwise: an empty cart's are "[]").
+    decode: row.c_lines === null ? undefined : () => withLines(readCart.read(row), row.c_lines),
   };
-};
+}
 
 /**
  * The cart read a mutation starts with, which its kind can send with the Idempotency-Key's claim

@@ -119,12 +119,19 @@ const keepLines = (ctx: Pick<RequestContext, "deps">, row: CartRow) => (version:
 export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartView> {
   const db = ctx.deps.database.db;
   // With its location's revisions in the same statement: one round trip, unless withDetectedChanges has something to check.
-  const read = await loadAuthorizedCartForRead(db, ctx, ids.locationId, ids.cartId);
-  Object.assign(ctx.response.headers, cartResponseHeaders(read.revision));
+  let read = await loadAuthorizedCartForRead(db, ctx, ids.locationId, ids.cartId, "unless rendered");
   const now = ctx.deps.now();
+  const kept = ctx.deps.renderedCarts.get({ cartId: ids.cartId, version: read.version, revisions: read.revisions }, now);
+  if (kept) {
+    Object.assign(ctx.response.headers, cartResponseHeaders(read.revision));
+    return kept;
+  }
+  // The lines were left out for a rendering that turned out stale (its time or its location's revisions moved
+  // on): the row is read again, whole, at whatever version it is now.
+  if (!read.decode) read = await loadAuthorizedCartForRead(db, ctx, ids.locationId, ids.cartId, "always");
+  if (!read.decode) throw new Error("a cart read left out lines it was asked for");
+  Object.assign(ctx.response.headers, cartResponseHeaders(read.revision));
   const key = { cartId: ids.cartId, version: read.version, revisions: read.revisions };
-  const kept = ctx.deps.renderedCarts.get(key, now);
-  if (kept) return kept;
   const cart = read.decode();
   const detected = await withDetectedChanges(db, cart, read.revisions, now, () => locationRow(db, cart.locationId));
   const view = toCartView(detected.cart, now);

@@ -23,6 +23,8 @@ export type RenderingKey = { cartId: string; version: string; revisions: { catal
 
 export type RenderedCarts = {
   get: (key: RenderingKey, now: Date) => CartView | undefined;
+  /** The row version of the cart's kept rendering, if any, as a read sends it (cart-access.ts): no recency change. */
+  versionOf: (cartId: string) => string | undefined;
   /** Keeps a view built at `now` that stays the same for reads before `sameBefore`, with its JSON text. */
   keep: (key: RenderingKey, view: CartView, sameBefore: number, now: Date) => void;
 };
@@ -44,6 +46,7 @@ export function createRenderedCarts(): RenderedCarts {
       if (kept.catalogRevision !== revisions.catalogRevision || kept.policyRevision !== revisions.policyRevision) return undefined;
       return kept.view;
     },
+    versionOf: (cartId) => cache.peek(cartId)?.version,
     keep({ cartId, version, revisions }, view, sameBefore, now) {
       if (now.getTime() >= sameBefore) {
         cache.delete(cartId);

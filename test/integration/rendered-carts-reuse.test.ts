@@ -11,8 +11,8 @@ import { deliveryAddressNearHarbor } from "../routes";
 import { createTestApp, HARBOR, mutate, startCart, type CartHandle, type TestApp } from "../harness";
 
 /**
- * What a kept rendering saves, and that it answers what rendering again gives: observed at the `lines`
- * column's own decoder, which every decoded cart row goes through. In-process: it watches the decoder
+ * What a kept rendering saves, and that it answers what rendering again gives: observed at the lines'
+ * decoder (cart-lines.ts), which every decoded cart row goes through. In-process: it watches the decoder
  * and swaps the app's renderings (the behaviour is shown against `npm start` by rendered-carts.test.ts).
  */
 let app: TestApp;
@@ -48,6 +48,33 @@ describe("a GET cart answered from its kept rendering", () => {
       app.deps.renderedCarts = createRenderedCarts();
       expect(await read(cart)).toBe(second);
       expect(decodeLines).toHaveBeenCalledTimes(1);
+    } finally {
+      decodeLines.mockRestore();
+    }
+  });
+
+  it("reads no lines for it, and reads the row again, lines and all, once its time is past", async () => {
+    const cart = await cartWithItem();
+    const first = await read(cart);
+    const row = await findCart(app.deps.database.db, cart.cartId);
+    if (!row) throw new Error("no cart");
+    const decodeLines = vi.spyOn(linesColumn, "decode");
+    try {
+      // Kept: the read leaves the lines out, and nothing is decoded.
+      expect(await read(cart)).toBe(first);
+      expect(decodeLines).not.toHaveBeenCalled();
+      // Past the cart's idle expiry the kept rendering no longer holds: the read it left the lines out of is
+      // read again, and the cart is rendered anew, with its lines.
+      const saved = app.clock.now;
+      app.clock.now = new Date(row.expiresAt.getTime() + 1_000);
+      try {
+        const expired = JSON.parse(await read(cart)) as { status: string; items: { id: string }[] };
+        expect(expired.status).toBe("EXPIRED");
+        expect(expired.items.map((item) => item.id)).toEqual(row.lines.map((line) => line.id));
+        expect(decodeLines).toHaveBeenCalledTimes(1);
+      } finally {
+        app.clock.now = saved;
+      }
     } finally {
       decodeLines.mockRestore();
     }
