@@ -1,11 +1,9 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { sql } from "drizzle-orm";
 import { migrate as runMigrations } from "drizzle-orm/pglite/migrator";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPglite } from "../../db/open";
 import { migrationsFolder } from "../../db/migrations-path";
+import { migrationsBefore } from "../migration-helpers";
 import { queryRows } from "../../db/rows";
 import { seedDemoData } from "../../db/seed";
 import { chowderCup } from "../checkout-helpers";
@@ -18,23 +16,6 @@ import { createTestApp, HARBOR, mutate, openTestDatabase, startCart } from "../h
  * up to 0007, then migrated.
  */
 const calamari = { productId: "prd_hk_crispy_calamari", quantity: 2, selections: [], itemUnavailableAction: "remove_item" };
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-
-/** The migrations folder as it was before `tag`: its files, and a journal that ends just before it. */
-function migrationsBefore(tag: string): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "migrations-"));
-  folders.push(folder);
-  cpSync(migrationsFolder(), folder, { recursive: true });
-  const journalPath = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-  const index = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(index).toBeGreaterThan(0);
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }));
-  return folder;
-}
 
 describe("migration 0008 (a cart's lines as rows)", () => {
   it("reads a cart stored as one lines array as the same cart, its lines in their order with their priced forms", async () => {

@@ -1,10 +1,8 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { migrate as runMigrations } from "drizzle-orm/pglite/migrator";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPglite } from "../../db/open";
 import { migrationsFolder } from "../../db/migrations-path";
+import { migrationsBefore } from "../migration-helpers";
 import { queryRows } from "../../db/rows";
 import { sql } from "drizzle-orm";
 
@@ -13,23 +11,6 @@ import { sql } from "drizzle-orm";
  * could hold an expired record of one operation and a live one of another: the migration keeps the
  * newest of each (scope, key), and a database holding such pairs migrates.
  */
-const folders: string[] = [];
-afterAll(() => {
-  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
-});
-
-/** The migrations folder as it was before `tag`: its files, and a journal that ends just before it. */
-function migrationsBefore(tag: string): string {
-  const folder = mkdtempSync(path.join(tmpdir(), "migrations-"));
-  folders.push(folder);
-  cpSync(migrationsFolder(), folder, { recursive: true });
-  const journalPath = path.join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-  const index = journal.entries.findIndex((entry) => entry.tag === tag);
-  expect(index).toBeGreaterThan(0);
-  writeFileSync(journalPath, JSON.stringify({ ...journal, entries: journal.entries.slice(0, index) }));
-  return folder;
-}
 
 describe("migration 0004 (one idempotency record per caller and key)", () => {
   it("keeps the newest record of each (scope, key) and migrates a database that held two", async () => {
