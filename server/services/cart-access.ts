@@ -112,23 +112,31 @@ type CartOwner = Pick<CartRow, "tokenHash" | "merchantId" | "customerId">;
 export type CartForRead = { cart: CartOwner; revision: number; version: string; revisions: LocationRevisions; decode: (() => CartRow) | undefined };
 
 const readCart = projection(carts, "c", "c_", { jsonAsText: true });
-// The lines are left out when the row is still the version this process keeps a rendering of
-// (rendered-carts.ts): that rendering answers, unless its time or its location's revisions moved on.
+// The lines are left out when the row is still the version, and its location at the revisions, that this process
+// keeps a rendering of, still in time (rendered-carts.ts usableAt): that rendering answers.
 const forReadQuery = rawFragment(
   `select ${readCart.text}, ${cartRowVersion("c")} as "c_row_version", ` +
     `l."catalog_revision" as "l_catalog_revision", l."policy_revision" as "l_policy_revision", case when ${cartRowVersion("c")} = `,
 );
+const forReadCatalog = rawFragment(` and l."catalog_revision" = `);
+const forReadPolicy = rawFragment(` and l."policy_revision" = `);
 const forReadFrom = rawFragment(` then null else ${linesOfCart("c")}::text end as "c_lines" from carts c join locations l on l.id = c.location_id where c.id = `);
+/** What no row and location are: the read leaves nothing out. */
+const noRendering = { version: "", revisions: { catalogRevision: -1, policyRevision: -1 } };
 
 /** A text column of a raw row: a string, or null. */
 const nullableText = (value: unknown): string | null => (typeof value === "string" ? value : null);
 
-const readForViewUnlessRendered: CartRead<CartForRead> = (db, ctx, locationId, cartId) => readForViewAt(db, locationId, cartId, ctx.deps.renderedCarts.versionOf(cartId) ?? "");
-const readForView: CartRead<CartForRead> = (db, _ctx, locationId, cartId) => readForViewAt(db, locationId, cartId, "");
+const readForViewUnlessRendered: CartRead<CartForRead> = (db, ctx, locationId, cartId) =>
+  readForViewAt(db, locationId, cartId, ctx.deps.renderedCarts.usableAt(cartId, ctx.deps.now()) ?? noRendering);
+const readForView: CartRead<CartForRead> = (db, _ctx, locationId, cartId) => readForViewAt(db, locationId, cartId, noRendering);
 
-/** `renderedVersion`: the row version this process keeps a rendering of, or "" (which no row version equals). */
-async function readForViewAt(db: Executor, locationId: string, cartId: string, renderedVersion: string): Promise<CartForRead | undefined> {
-  const [row] = await fragmentRows<Record<string, unknown>>(db, fragment`${forReadQuery}${renderedVersion}${forReadFrom}${cartId} and c.location_id = ${locationId}`);
+/** `rendered`: what the row and its location must be for the lines to be left out. */
+async function readForViewAt(db: Executor, locationId: string, cartId: string, rendered: typeof noRendering): Promise<CartForRead | undefined> {
+  const [row] = await fragmentRows<Record<string, unknown>>(
+    db,
+    fragment`${forReadQuery}${rendered.version}${forReadCatalog}${rendered.revisions.catalogRevision}${forReadPolicy}${rendered.revisions.policyRevision}${forReadFrom}${cartId} and c.location_id = ${locationId}`,
+  );
   if (!row) return undefined;
   return {
     cart: { tokenHash: nullableText(row.c_token_hash), merchantId: nullableText(row.c_merchant_id) ?? "", customerId: nullableText(row.c_customer_id) },

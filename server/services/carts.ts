@@ -126,8 +126,8 @@ export async function getCart(ctx: RequestContext, ids: CartIds): Promise<CartVi
     Object.assign(ctx.response.headers, cartResponseHeaders(read.revision));
     return kept;
   }
-  // The lines were left out for a rendering that turned out stale (its time or its location's revisions moved
-  // on): the row is read again, whole, at whatever version it is now.
+  // The lines were left out for a rendering that ran out of time between the read and now: the row is read
+  // again, whole, at whatever version it is now.
   if (!read.decode) read = await loadAuthorizedCartForRead(db, ctx, ids.locationId, ids.cartId, "always");
   if (!read.decode) throw new Error("a cart read left out lines it was asked for");
   Object.assign(ctx.response.headers, cartResponseHeaders(read.revision));

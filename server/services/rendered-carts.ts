@@ -23,8 +23,12 @@ export type RenderingKey = { cartId: string; version: string; revisions: { catal
 
 export type RenderedCarts = {
   get: (key: RenderingKey, now: Date) => CartView | undefined;
-  /** The row version of the cart's kept rendering, if any, as a read sends it (cart-access.ts): no recency change. */
-  versionOf: (cartId: string) => string | undefined;
+  /**
+   * What a read must find for the cart's kept rendering to answer at `now` (its row version and its location's
+   * revisions), if there is one still in time; a read sends it to leave out what it would not need (cart-access.ts).
+   * No recency change.
+   */
+  usableAt: (cartId: string, now: Date) => Omit<RenderingKey, "cartId"> | undefined;
   /** Keeps a view built at `now` that stays the same for reads before `sameBefore`, with its JSON text. */
   keep: (key: RenderingKey, view: CartView, sameBefore: number, now: Date) => void;
 };
@@ -46,7 +50,11 @@ export function createRenderedCarts(): RenderedCarts {
       if (kept.catalogRevision !== revisions.catalogRevision || kept.policyRevision !== revisions.policyRevision) return undefined;
       return kept.view;
     },
-    versionOf: (cartId) => cache.peek(cartId)?.version,
+    usableAt(cartId, now) {
+      const kept = cache.peek(cartId);
+      if (!kept || now.getTime() >= kept.sameBefore) return undefined;
+      return { version: kept.version, revisions: { catalogRevision: kept.catalogRevision, policyRevision: kept.policyRevision } };
+    },
     keep({ cartId, version, revisions }, view, sameBefore, now) {
       if (now.getTime() >= sameBefore) {
         cache.delete(cartId);
