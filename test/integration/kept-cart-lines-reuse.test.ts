@@ -11,8 +11,8 @@ import { cartCredential, createTestApp, HARBOR, mutate, startCart, type CartHand
 
 /**
  * What kept lines (server/services/kept-cart-lines.ts) and per-line texts (server/services/line-texts.ts)
- * spare, and that each text is the one making it anew gives. In-process: it watches the `lines` column's
- * own decoder, which every decoded cart row goes through, and calls the renderer directly (the answers
+ * spare, and that each text is the one making it anew gives. In-process: it watches the lines' decoder
+ * (cart-lines.ts), which every decoded cart row goes through, and calls the renderer directly (the answers
  * are shown against `npm start` by mutation-answers.test.ts).
  */
 let app: TestApp;
