@@ -1,5 +1,10 @@
 import { createHash } from "node:crypto";
 
+/** A value's canonical JSON already made (a long list whose items' texts are kept, say): canonicalJson places it as it is. */
+export class CanonicalText {
+  constructor(readonly text: string) {}
+}
+
 /**
  * Canonical JSON: object keys sorted, no whitespace, undefined members dropped. Two values that
  * mean the same thing serialise to the same text, so their SHA-256 is a stable fingerprint.
@@ -8,6 +13,7 @@ export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== "object") {
     return JSON.stringify(value) ?? "null";
   }
+  if (value instanceof CanonicalText) return value.text;
   // Built by appending, without the entry arrays, filters and joins of each level: every write
   // fingerprints its request and every repricing its quote (fingerprint.test.ts holds the text to
   // the one the earlier, array-built version wrote, which stored fingerprints were made with).

@@ -2,6 +2,7 @@ import { fragment, rawFragment, type Fragment } from "../../db/fragment";
 import type { CartWithLines, carts, StoredPricedCart } from "../../db/schema";
 import type { CartLine, PricedCart, PricedLine } from "../domain/cart-types";
 import { storedLineText } from "./line-texts";
+import { pricedLinesInOrder } from "../domain/priced-lines";
 
 /**
  * A cart's lines as rows (db/schema/carts.ts cartLines): how a read gets them back, and what a change
@@ -86,19 +87,19 @@ const rows = (texts: string[]) => `[${texts.join(",")}]`;
  */
 export function lineWrites(cartId: string, before: LinesAndPriced, after: LinesAndPriced): Fragment[] {
   const beforeAt = new Map(before.lines.map((line, index) => [line.id, index]));
-  const beforeLine = new Map(before.lines.map((line) => [line.id, line]));
-  const beforePriced = new Map(before.priced.lines.map((priced) => [priced.lineId, priced]));
-  const afterPriced = new Map(after.priced.lines.map((priced) => [priced.lineId, priced]));
+  const beforePriced = pricedLinesInOrder(before.lines, before.priced);
+  const afterPriced = pricedLinesInOrder(after.lines, after.priced);
   const inOrder = keepsOrder(beforeAt, after.lines);
   const changed: string[] = [];
   const added: string[] = [];
   const afterIds = new Set<string>();
   after.lines.forEach((line, position) => {
     afterIds.add(line.id);
-    const priced = afterPriced.get(line.id);
+    const priced = afterPriced[position];
     if (!priced) throw new Error(`cart line ${line.id} has no priced form`);
-    if (!beforeAt.has(line.id)) added.push(rowText(line, priced, inOrder ? null : position, added.length));
-    else if (!inOrder || beforeLine.get(line.id) !== line || !samePriced(beforePriced.get(line.id), priced)) changed.push(rowText(line, priced, inOrder ? null : position, null));
+    const at = beforeAt.get(line.id);
+    if (at === undefined) added.push(rowText(line, priced, inOrder ? null : position, added.length));
+    else if (!inOrder || before.lines[at] !== line || !samePriced(beforePriced[at], priced)) changed.push(rowText(line, priced, inOrder ? null : position, null));
   });
   const removed = before.lines.filter((line) => !afterIds.has(line.id)).map((line) => JSON.stringify(line.id));
   const writes: Fragment[] = [];

@@ -1,9 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { AppliedDiscount, CartLine, GratuityChoice } from "../domain/cart-types";
+import type { AppliedDiscount, CartLine, GratuityChoice, PricedCart } from "../domain/cart-types";
 import type { FeePolicy, FulfilmentPolicy } from "../domain/catalog-types";
 import type { DeliveryQuote } from "../domain/delivery";
-import { repriceCart } from "./cart-pricing";
+import { fingerprint } from "../domain/fingerprint";
+import { quoteFingerprintOf, repriceCart } from "./cart-pricing";
 
 /** Property tests of the quote fingerprint: it moves exactly when what the customer pays moves. */
 
@@ -217,6 +218,74 @@ describe("quote fingerprint (property tests)", () => {
         const dearerService = { ...location, fees: { ...fees, serviceFeeFixMinor: fees.serviceFeeFixMinor + 25 } };
         expect(fingerprintOf(cart, now, dearerService)).not.toBe(fingerprintOf(cart));
         expect(fingerprintOf({ ...cart, lines: [] })).toBeNull();
+      }),
+    );
+  });
+});
+
+/**
+ * The fingerprint as it was first written: the lines' texts as an array of strings, sorted, inside
+ * canonical JSON. Stored quotes and payment intents carry fingerprints made this way, so every later
+ * way of making it must give the same digest.
+ */
+function referenceFingerprint(cart: Parameters<typeof quoteFingerprintOf>[0], priced: PricedCart): string {
+  const unitPriceById = new Map(priced.lines.map((line) => [line.lineId, line.unitPriceMinor]));
+  const lines = cart.lines
+    .map((line) =>
+      JSON.stringify({
+        productId: line.productId,
+        quantity: line.quantity,
+        unitPriceMinor: unitPriceById.get(line.id) ?? 0,
+        selections: line.selections.map((s) => `${s.modifierGroupId}/${s.optionId}x${s.quantity}@${s.priceMinor}`).sort(),
+      }),
+    )
+    .sort();
+  const courier = cart.deliveryQuote ? { feeMinor: cart.deliveryQuote.feeMinor, taxMinor: cart.deliveryQuote.taxMinor, tipMinor: cart.deliveryQuote.courierTipMinor } : null;
+  const { subTotalWithoutDiscount, discountTotal, subTotal, waiterTipTotal, courierTipTotal, taxTotal, serviceFeeTotal, fulfillmentMethodFeeTotal, orderTotal, orderTotalWithServiceFee } = priced;
+  return fingerprint({
+    currency: cart.currency,
+    fulfilmentMethod: cart.fulfilmentMethod,
+    orderTime: cart.pickupType === "LATER" ? `LATER ${cart.orderDate} ${cart.orderTime}` : "ASAP",
+    lines,
+    courier,
+    totals: { subTotalWithoutDiscount, discountTotal, subTotal, waiterTipTotal, courierTipTotal, taxTotal, serviceFeeTotal, fulfillmentMethodFeeTotal, orderTotal, orderTotalWithServiceFee },
+  });
+}
+
+describe("quote fingerprint (the digest stored quotes were made with)", () => {
+  // Any text in the ids: quotes, backslashes, control characters and lone surrogates must be escaped as
+  // before, and sorted as before (escaping moves '"' after '#', so the order is of the texts, not their JSON).
+  const anyText = fc.oneof(fc.string({ unit: fc.constantFrom('"', "\\", "#", "a", "\u0001", "\ud800", "é", "~"), maxLength: 3 }), fc.string({ unit: "binary", maxLength: 10 }));
+  const textLineArb = fc.record({
+    productId: anyText,
+    quantity: fc.integer({ min: 1, max: 20 }),
+    selections: fc.array(fc.record({ modifierGroupId: anyText, optionId: anyText, quantity: fc.integer({ min: 1, max: 3 }), priceMinor: fc.integer({ min: 0, max: 500 }) }), { maxLength: 3 }),
+  });
+
+  it("is the reference digest for any lines, whatever order the priced lines come in", () => {
+    fc.assert(
+      fc.property(cartArb, fc.array(textLineArb, { maxLength: 5 }), fc.boolean(), (cart, extra, reversePriced) => {
+        const lines = [
+          ...cart.lines,
+          ...extra.map((line, index): CartLine => ({
+            ...line,
+            id: `li_x${index}`,
+            selections: line.selections.map((selection) => ({ ...selection, modifierGroupName: "", optionName: "" })),
+            name: "",
+            description: "",
+            imageUrl: "",
+            categoryId: "cat",
+            basePriceMinor: 100 + index,
+            specialInstructions: "",
+            itemUnavailableAction: "remove_item",
+          })),
+        ];
+        const { priced } = repriceCart({ ...cart, lines }, location, now);
+        const shuffled = { ...priced, lines: reversePriced ? [...priced.lines].reverse() : priced.lines };
+        const subject = { ...cart, lines, deliveryQuote: cart.deliveryQuote };
+        expect(quoteFingerprintOf(subject, shuffled)).toBe(referenceFingerprint(subject, shuffled));
+        // And again from the texts kept with the line objects.
+        expect(quoteFingerprintOf(subject, shuffled)).toBe(referenceFingerprint(subject, shuffled));
       }),
     );
   });

@@ -1,8 +1,9 @@
 import type { CartLine, PricedCart } from "../domain/cart-types";
 import { CART_QUOTE_TTL_MS, cartQuoteExpiry, type DeliveryQuote } from "../domain/delivery";
-import { fingerprint } from "../domain/fingerprint";
+import { CanonicalText, fingerprint } from "../domain/fingerprint";
 import { amountOverflow, overflowedTotal } from "../domain/money";
 import { priceCart } from "../domain/pricing";
+import { pricedLinesInOrder } from "../domain/priced-lines";
 import type { CartWithLines } from "../../db/schema";
 import type { LocationRow } from "./locations";
 import { perLine } from "./line-texts";
@@ -80,20 +81,22 @@ export function quoteFingerprintOf(
   cart: Pick<CartRow, "lines" | "fulfilmentMethod" | "currency" | "pickupType" | "orderDate" | "orderTime"> & { deliveryQuote: Pick<DeliveryQuote, "feeMinor" | "taxMinor" | "courierTipMinor"> | null },
   priced: PricedCart,
 ): string {
-  const unitPriceById = new Map(priced.lines.map((line) => [line.lineId, line.unitPriceMinor]));
-  const lines = cart.lines
-    .map((line) => {
-      const unitPriceMinor = unitPriceById.get(line.id) ?? 0;
-      return quotedLine(line, String(unitPriceMinor), () =>
-        JSON.stringify({
-          productId: line.productId,
-          quantity: line.quantity,
-          unitPriceMinor,
-          selections: line.selections.map((s) => `${s.modifierGroupId}/${s.optionId}x${s.quantity}@${s.priceMinor}`).sort(),
-        }),
-      );
-    })
-    .sort();
+  const pricedLines = pricedLinesInOrder(cart.lines, priced);
+  const quoted = cart.lines.map((line, index) => {
+    const unitPriceMinor = pricedLines[index]?.unitPriceMinor ?? 0;
+    return quotedLine(line, String(unitPriceMinor), () => {
+      const text = JSON.stringify({
+        productId: line.productId,
+        quantity: line.quantity,
+        unitPriceMinor,
+        selections: line.selections.map((s) => `${s.modifierGroupId}/${s.optionId}x${s.quantity}@${s.priceMinor}`).sort(),
+      });
+      return { text, json: JSON.stringify(text) };
+    });
+  });
+  // Sorted by the line's text, as sorting the texts themselves would (UTF-16 code units): the list is
+  // the JSON of that sorted array of strings, each string's JSON made once with the line.
+  quoted.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
   const courier = cart.deliveryQuote
     ? { feeMinor: cart.deliveryQuote.feeMinor, taxMinor: cart.deliveryQuote.taxMinor, tipMinor: cart.deliveryQuote.courierTipMinor }
     : null;
@@ -101,7 +104,7 @@ export function quoteFingerprintOf(
     currency: cart.currency,
     fulfilmentMethod: cart.fulfilmentMethod,
     orderTime: cart.pickupType === "LATER" ? `LATER ${cart.orderDate} ${cart.orderTime}` : "ASAP",
-    lines,
+    lines: new CanonicalText(`[${quoted.map((line) => line.json).join(",")}]`),
     courier,
     totals: {
       subTotalWithoutDiscount: priced.subTotalWithoutDiscount,
@@ -118,8 +121,8 @@ export function quoteFingerprintOf(
   });
 }
 
-/** A line's part of the quote fingerprint, made again only when the line or its unit price changes. */
-const quotedLine = perLine<string>();
+/** A line's part of the quote fingerprint, and that text as a JSON string: made again only when the line or its unit price changes. */
+const quotedLine = perLine<{ text: string; json: string }>();
 
 function lineSubtotal(line: CartLine): number {
   return line.quantity * line.selections.reduce((sum, selection) => sum + selection.priceMinor * selection.quantity, line.basePriceMinor);

@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { rememberJsonText } from "../../db/json-text";
 import { inJsonbOrder } from "../../db/jsonb-order";
 import { perLine } from "./line-texts";
+import { pricedLinesInOrder } from "../domain/priced-lines";
 
 type CartRow = CartWithLines;
 
@@ -21,9 +22,9 @@ export function toCartView(cart: CartRow, now: Date): CartView {
   const decimal = (minor: number) => toDecimalString(minor, currency);
   const formatted = (minor: number) => formatMinor(minor, currency);
   const p = cart.priced;
-  const pricedLines = new Map(p.lines.map((line) => [line.lineId, line]));
-  const items = cart.lines.map((line) => {
-    const priced = pricedLines.get(line.id);
+  const pricedLines = pricedLinesInOrder(cart.lines, p);
+  const items = cart.lines.map((line, index) => {
+    const priced = pricedLines[index];
     const unitPriceMinor = priced?.unitPriceMinor ?? 0;
     const totalMinor = priced?.totalMinor ?? 0;
     const discountMinor = priced?.discountMinor ?? 0;
