@@ -34,11 +34,34 @@ describe("stored idempotent answers", () => {
     expect(packAnswer(key, cart).length).toBeLessThan(withoutDictionary.length * 0.85);
   });
 
-  it("round-trip a large answer, still at a fraction of its size", () => {
+  it("round-trip a large answer, compressed with Brotli (format b1), still at a fraction of its size", () => {
     const large = { ...cart, items: Array.from({ length: 200 }, (_, index) => ({ ...line(index), specialInstructions: `line ${index}` })) };
     const packed = packAnswer(key, large);
+    expect(packed.startsWith("b1.")).toBe(true);
+    expect(packed).not.toContain("chowder");
     expect(unpackAnswer(key, packed)).toEqual(large);
+    expect(jsonText(unpackAnswer(key, packed))).toBe(JSON.stringify(large));
     expect(packed.length / JSON.stringify(large).length).toBeLessThan(0.1);
+  });
+
+  it("choose the format by the answer's length: z2 below 16,384 characters of JSON, b1 from there on, non-ASCII text included", () => {
+    // {"text":""} is 11 characters: the text of a value of n - 11 characters is n long.
+    const ofLength = (length: number, unit: string) => ({ text: unit.repeat(length - 11) });
+    for (const [length, format] of [[16_383, "z2."], [16_384, "b1."], [40_000, "b1."]] as const) {
+      for (const unit of ["x", "\u00e9"]) {
+        const body = ofLength(length, unit);
+        expect(JSON.stringify(body).length).toBe(length);
+        const packed = packAnswer(key, body);
+        expect(packed.slice(0, 3)).toBe(format);
+        expect(jsonText(unpackAnswer(key, packed))).toBe(JSON.stringify(body));
+      }
+    }
+  });
+
+  it("still replay a large answer stored before b1, deflated with the dictionary (z2)", () => {
+    const large = { ...cart, items: Array.from({ length: 200 }, (_, index) => line(index)) };
+    const z2 = `z2.${seal(key, deflateRawSync(JSON.stringify(large), { level: 3, dictionary: ANSWER_DICTIONARY_Z2 }))}`;
+    expect(jsonText(unpackAnswer(key, z2))).toBe(JSON.stringify(large));
   });
 
   it("still replay records written in the earlier formats: z1 (deflated without a dictionary) and sealed JSON", () => {
@@ -50,12 +73,14 @@ describe("stored idempotent answers", () => {
     expect(createHash("sha256").update(ANSWER_DICTIONARY_Z2).digest("hex")).toBe("51dc7d1eb28d9a3f2f6cd9cfe6bdb328dc276255551a5bfb3f1d8e5bd1b4bc7b");
   });
 
-  it("refuse a tampered record", () => {
-    const packed = packAnswer(key, cart);
-    // One character of the ciphertext changed (well inside it, so it changes whole bytes, not padding bits).
-    const at = Math.floor(packed.length / 2);
-    const tampered = `${packed.slice(0, at)}${packed[at] === "A" ? "B" : "A"}${packed.slice(at + 1)}`;
-    expect(() => unpackAnswer(key, tampered)).toThrow();
+  it("refuse a tampered record, of either format", () => {
+    const large = { ...cart, items: Array.from({ length: 200 }, (_, index) => line(index)) };
+    for (const packed of [packAnswer(key, cart), packAnswer(key, large)]) {
+      // One character of the ciphertext changed (well inside it, so it changes whole bytes, not padding bits).
+      const at = Math.floor(packed.length / 2);
+      const tampered = `${packed.slice(0, at)}${packed[at] === "A" ? "B" : "A"}${packed.slice(at + 1)}`;
+      expect(() => unpackAnswer(key, tampered)).toThrow();
+    }
   });
 
   it("remember the text an answer was packed from or unpacked to, which the response then sends as it is", () => {
