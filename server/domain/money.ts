@@ -61,31 +61,44 @@ export function toDecimalString(amount: Minor, currency: Currency): string {
 
 const formatters = new Map<Currency, Intl.NumberFormat>();
 
+/** An amount as the API writes it: its decimal string and its display string. */
+export type AmountTexts = { decimal: string; formatted: string };
+
 /**
- * Display strings already made, by currency and amount. Intl's formatting was the costliest step of
- * a large cart's answer (a 100-line cart formats ~700 amounts), and carts repeat the same prices.
- * Emptied when full, so it never holds more than FORMATTED_LIMIT strings per currency.
+ * Amounts' texts already made, by currency and amount. Intl's formatting was the costliest step of
+ * a large cart's answer (a 100-line cart formats ~700 amounts), and carts repeat the same prices;
+ * the decimal string is kept beside it, so a cart's ~30 amounts cost a lookup each.
+ * Emptied when full, so it never holds more than AMOUNT_TEXTS_LIMIT amounts per currency.
  */
-const formattedAmounts = new Map<Currency, Map<Minor, string>>();
-const FORMATTED_LIMIT = 10_000;
+const amountTextsKept = new Map<Currency, Map<Minor, AmountTexts>>();
+const AMOUNT_TEXTS_LIMIT = 10_000;
+
+/** The texts of amounts in one currency: `(amount) => AmountTexts`, made once per amount. */
+export function amountTextsIn(currency: Currency): (amount: Minor) => AmountTexts {
+  let known = amountTextsKept.get(currency);
+  if (!known) {
+    known = new Map();
+    amountTextsKept.set(currency, known);
+  }
+  const kept = known;
+  return (amount) => {
+    let texts = kept.get(amount);
+    if (texts === undefined) {
+      const decimal = toDecimalString(amount, currency);
+      texts = { decimal, formatted: formatWithIntl(decimal, currency) };
+      if (kept.size >= AMOUNT_TEXTS_LIMIT) kept.clear();
+      kept.set(amount, texts);
+    }
+    return texts;
+  };
+}
 
 /** Display string for a minor amount, e.g. "$12.34", "£3.00", "AED 45.50". */
 export function formatMinor(amount: Minor, currency: Currency): string {
-  let known = formattedAmounts.get(currency);
-  if (!known) {
-    known = new Map();
-    formattedAmounts.set(currency, known);
-  }
-  let text = known.get(amount);
-  if (text === undefined) {
-    text = formatWithIntl(amount, currency);
-    if (known.size >= FORMATTED_LIMIT) known.clear();
-    known.set(amount, text);
-  }
-  return text;
+  return amountTextsIn(currency)(amount).formatted;
 }
 
-function formatWithIntl(amount: Minor, currency: Currency): string {
+function formatWithIntl(decimal: string, currency: Currency): string {
   let formatter = formatters.get(currency);
   if (!formatter) {
     formatter = new Intl.NumberFormat(DISPLAY_LOCALE[currency], {
@@ -95,7 +108,7 @@ function formatWithIntl(amount: Minor, currency: Currency): string {
     formatters.set(currency, formatter);
   }
   // Intl formats a decimal *string* exactly, so no float ever touches the amount.
-  return formatter.format(toDecimalString(amount, currency) as unknown as number);
+  return formatter.format(decimal as unknown as number);
 }
 
 const DECIMAL_PATTERN = /^\d+(\.\d+)?$/;
