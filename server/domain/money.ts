@@ -70,27 +70,28 @@ export type AmountTexts = { decimal: string; formatted: string };
  * the decimal string is kept beside it, so a cart's ~30 amounts cost a lookup each.
  * Emptied when full, so it never holds more than AMOUNT_TEXTS_LIMIT amounts per currency.
  */
-const amountTextsKept = new Map<Currency, Map<Minor, AmountTexts>>();
 const AMOUNT_TEXTS_LIMIT = 10_000;
+/** Each currency's lookup, made once: formatMinor and every cart answer use it. */
+const amountTextLookups = new Map<Currency, (amount: Minor) => AmountTexts>();
 
 /** The texts of amounts in one currency: `(amount) => AmountTexts`, made once per amount. */
 export function amountTextsIn(currency: Currency): (amount: Minor) => AmountTexts {
-  let known = amountTextsKept.get(currency);
-  if (!known) {
-    known = new Map();
-    amountTextsKept.set(currency, known);
+  let lookup = amountTextLookups.get(currency);
+  if (!lookup) {
+    const kept = new Map<Minor, AmountTexts>();
+    lookup = (amount) => {
+      let texts = kept.get(amount);
+      if (texts === undefined) {
+        const decimal = toDecimalString(amount, currency);
+        texts = { decimal, formatted: formatWithIntl(decimal, currency) };
+        if (kept.size >= AMOUNT_TEXTS_LIMIT) kept.clear();
+        kept.set(amount, texts);
+      }
+      return texts;
+    };
+    amountTextLookups.set(currency, lookup);
   }
-  const kept = known;
-  return (amount) => {
-    let texts = kept.get(amount);
-    if (texts === undefined) {
-      const decimal = toDecimalString(amount, currency);
-      texts = { decimal, formatted: formatWithIntl(decimal, currency) };
-      if (kept.size >= AMOUNT_TEXTS_LIMIT) kept.clear();
-      kept.set(amount, texts);
-    }
-    return texts;
-  };
+  return lookup;
 }
 
 /** Display string for a minor amount, e.g. "$12.34", "£3.00", "AED 45.50". */
