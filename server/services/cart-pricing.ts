@@ -6,7 +6,7 @@ import { priceCart } from "../domain/pricing";
 import { pricedLinesInOrder } from "../domain/priced-lines";
 import type { CartWithLines } from "../../db/schema";
 import type { LocationRow } from "./locations";
-import { perLine } from "./line-texts";
+import { quoteLinesText } from "./quote-lines";
 
 type CartRow = CartWithLines;
 
@@ -82,21 +82,7 @@ export function quoteFingerprintOf(
   priced: PricedCart,
 ): string {
   const pricedLines = pricedLinesInOrder(cart.lines, priced);
-  const quoted = cart.lines.map((line, index) => {
-    const unitPriceMinor = pricedLines[index]?.unitPriceMinor ?? 0;
-    return quotedLine(line, String(unitPriceMinor), () => {
-      const text = JSON.stringify({
-        productId: line.productId,
-        quantity: line.quantity,
-        unitPriceMinor,
-        selections: line.selections.map((s) => `${s.modifierGroupId}/${s.optionId}x${s.quantity}@${s.priceMinor}`).sort(),
-      });
-      return { text, json: JSON.stringify(text) };
-    });
-  });
-  // Sorted by the line's text, as sorting the texts themselves would (UTF-16 code units): the list is
-  // the JSON of that sorted array of strings, each string's JSON made once with the line.
-  quoted.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0));
+  const unitPrices = cart.lines.map((_, index) => pricedLines[index]?.unitPriceMinor ?? 0);
   const courier = cart.deliveryQuote
     ? { feeMinor: cart.deliveryQuote.feeMinor, taxMinor: cart.deliveryQuote.taxMinor, tipMinor: cart.deliveryQuote.courierTipMinor }
     : null;
@@ -104,7 +90,8 @@ export function quoteFingerprintOf(
     currency: cart.currency,
     fulfilmentMethod: cart.fulfilmentMethod,
     orderTime: cart.pickupType === "LATER" ? `LATER ${cart.orderDate} ${cart.orderTime}` : "ASAP",
-    lines: new CanonicalText(`[${quoted.map((line) => line.json).join(",")}]`),
+    // The lines as a multiset: their texts sorted (./quote-lines.ts).
+    lines: new CanonicalText(quoteLinesText(cart.lines, unitPrices)),
     courier,
     totals: {
       subTotalWithoutDiscount: priced.subTotalWithoutDiscount,
@@ -120,9 +107,6 @@ export function quoteFingerprintOf(
     },
   });
 }
-
-/** A line's part of the quote fingerprint, and that text as a JSON string: made again only when the line or its unit price changes. */
-const quotedLine = perLine<{ text: string; json: string }>();
 
 function lineSubtotal(line: CartLine): number {
   return line.quantity * line.selections.reduce((sum, selection) => sum + selection.priceMinor * selection.quantity, line.basePriceMinor);
