@@ -6,6 +6,7 @@ import { randomUUID } from "node:crypto";
 import { rememberJsonText } from "../../db/json-text";
 import { inJsonbOrder } from "../../db/jsonb-order";
 import { perLine } from "./line-texts";
+import { cartItems, type RenderedItem } from "./cart-items";
 import { pricedLinesInOrder } from "../domain/priced-lines";
 
 type CartRow = CartWithLines;
@@ -24,12 +25,8 @@ export function toCartView(cart: CartRow, now: Date): CartView {
   const formatted = (minor: number) => texts(minor).formatted;
   const p = cart.priced;
   const pricedLines = pricedLinesInOrder(cart.lines, p);
-  const items = cart.lines.map((line, index) => {
-    const priced = pricedLines[index];
-    const unitPriceMinor = priced?.unitPriceMinor ?? 0;
-    const totalMinor = priced?.totalMinor ?? 0;
-    const discountMinor = priced?.discountMinor ?? 0;
-    return renderedItem(line, `${currency} ${unitPriceMinor} ${totalMinor} ${discountMinor}`, () => {
+  const items = cartItems(cart.lines, pricedLines, currency, (line, unitPriceMinor, totalMinor, discountMinor) =>
+    renderedItem(line, `${currency} ${unitPriceMinor} ${totalMinor} ${discountMinor}`, () => {
       const item = {
         id: line.id,
         productId: line.productId,
@@ -60,8 +57,8 @@ export function toCartView(cart: CartRow, now: Date): CartView {
         product: { id: line.productId, name: line.name, price: decimal(line.basePriceMinor) },
       };
       return { item, text: JSON.stringify(item) };
-    });
-  });
+    }),
+  );
 
   const view: CartView = {
     id: cart.id,
@@ -142,7 +139,7 @@ export function toCartView(cart: CartRow, now: Date): CartView {
     discountCode: cart.discount?.code,
     statementDescriptor: cart.statementDescriptor,
     totalQuantity: p.totalQuantity,
-    items: items.map(({ item }) => item),
+    items: items.items,
     fees: {
       enterpriseFeeRate: p.fees.enterpriseFeeRate,
       enterpriseFeeFix: decimal(p.fees.enterpriseFeeFixMinor),
@@ -160,7 +157,7 @@ export function toCartView(cart: CartRow, now: Date): CartView {
     tableServiceInfo: stored(cart.tableServiceInfo),
     roomServiceInfo: stored(cart.roomServiceInfo),
   };
-  rememberJsonText(view, viewText(view, items));
+  rememberJsonText(view, viewText(view, items.text));
   return view;
 }
 
@@ -174,17 +171,15 @@ function stored<T>(value: T | null): T | null {
 }
 
 /** A line's item of the answer, with its JSON text: made again only when the line or its priced amounts change. */
-const renderedItem = perLine<{ item: CartView["items"][number]; text: string }>();
+const renderedItem = perLine<RenderedItem>();
 
 /** Stands for the items in the serialised rest of the answer; random, so no value of the cart can hold it. */
 const ITEMS_MARK = `items ${randomUUID()}`;
 const MARKED_ITEMS = `"items":${JSON.stringify(ITEMS_MARK)}`;
 
-/** JSON.stringify(view), with the items' kept texts spliced in where the items go. */
-function viewText(view: CartView, items: readonly { text: string }[]): string {
+/** JSON.stringify(view), with the items' text (cart-items.ts) spliced in where the items go. */
+function viewText(view: CartView, itemsText: string): string {
   const rest = JSON.stringify({ ...view, items: ITEMS_MARK });
   const at = rest.indexOf(MARKED_ITEMS);
-  let itemsText = "[";
-  for (let index = 0; index < items.length; index += 1) itemsText += index === 0 ? (items[index]?.text ?? "") : `,${items[index]?.text ?? ""}`;
-  return `${rest.slice(0, at)}"items":${itemsText}]${rest.slice(at + MARKED_ITEMS.length)}`;
+  return `${rest.slice(0, at)}"items":${itemsText}${rest.slice(at + MARKED_ITEMS.length)}`;
 }

@@ -1,0 +1,83 @@
+import type { CartLine, PricedLine } from "../domain/cart-types";
+import type { Currency } from "../domain/money";
+import type { CartView } from "../schemas/cart";
+import { ByEndLines, changedRange, ListText } from "./list-text";
+
+/** A line's item of the answer, with its JSON text. */
+export type RenderedItem = { item: CartView["items"][number]; text: string };
+
+/**
+ * The items of one lines array as the answer lists them, and their JSON, with a copy of the lines
+ * and of the amounts they were rendered with (unit price, total, discount: three per line).
+ */
+type KeptItems = {
+  lines: readonly CartLine[];
+  amounts: readonly number[];
+  currency: Currency;
+  items: readonly RenderedItem["item"][];
+  list: ListText;
+};
+
+const kept = new ByEndLines<KeptItems>();
+
+/**
+ * The answer's items for `lines`, each rendered by `render` (which keeps a line's rendering with the
+ * line object), and the JSON of the list. Made from the items of the array this one was changed from
+ * when there is one: the lines both share at the start and at the end, at the same amounts, keep
+ * their items and their place in the list's text, and only the lines between are rendered and spliced
+ * in. So a change of one line of a 100-line cart neither looks up every line's rendering nor gathers
+ * 100 texts from over the heap to join them (list-text.ts).
+ */
+export function cartItems(
+  lines: readonly CartLine[],
+  pricedLines: readonly (PricedLine | undefined)[],
+  currency: Currency,
+  render: (line: CartLine, unitPriceMinor: number, totalMinor: number, discountMinor: number) => RenderedItem,
+): { items: RenderedItem["item"][]; text: string } {
+  const amounts: number[] = [];
+  for (let index = 0; index < lines.length; index += 1) {
+    const priced = pricedLines[index];
+    amounts.push(priced?.unitPriceMinor ?? 0, priced?.totalMinor ?? 0, priced?.discountMinor ?? 0);
+  }
+  const renderAt = (index: number) => {
+    const line = lines[index];
+    if (line === undefined) throw new Error(`no line at ${index}`);
+    return render(line, amounts[3 * index] ?? 0, amounts[3 * index + 1] ?? 0, amounts[3 * index + 2] ?? 0);
+  };
+  const basis = kept.get(lines);
+  let made: KeptItems;
+  const changed =
+    basis?.currency === currency
+      ? changedRange(basis.lines.length, lines.length, (index, indexBefore) => lines[index] === basis.lines[indexBefore] && sameAmounts(amounts, index, basis.amounts, indexBefore))
+      : undefined;
+  if (basis?.currency === currency && !changed) made = basis;
+  else if (basis && changed) {
+    const { start, endBefore, end } = changed;
+    const rendered: RenderedItem[] = [];
+    for (let index = start; index < end; index += 1) rendered.push(renderAt(index));
+    made = {
+      lines: [...lines],
+      amounts,
+      currency,
+      items: [...basis.items.slice(0, start), ...rendered.map(({ item }) => item), ...basis.items.slice(endBefore)],
+      list: basis.list.splice(
+        start,
+        endBefore - start,
+        rendered.map(({ text }) => text),
+      ),
+    };
+  } else {
+    const rendered = lines.map((_, index) => renderAt(index));
+    made = { lines: [...lines], amounts, currency, items: rendered.map(({ item }) => item), list: ListText.of(rendered.map(({ text }) => text)) };
+  }
+  kept.set(lines, made);
+  return { items: [...made.items], text: made.list.text };
+}
+
+function sameAmounts(amounts: readonly number[], index: number, amountsBefore: readonly number[], indexBefore: number): boolean {
+  return (
+    amounts[3 * index] === amountsBefore[3 * indexBefore] &&
+    amounts[3 * index + 1] === amountsBefore[3 * indexBefore + 1] &&
+    amounts[3 * index + 2] === amountsBefore[3 * indexBefore + 2]
+  );
+}
