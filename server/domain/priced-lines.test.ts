@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CartLine, PricedCart, PricedLine } from "./cart-types";
-import { pricedLinesInOrder } from "./priced-lines";
+import { pricedInOrder, pricedLinesInOrder } from "./priced-lines";
 
 const line = (id: string) => ({ id }) as CartLine;
 const pricedLine = (lineId: string, unitPriceMinor: number): PricedLine => ({ lineId, unitPriceMinor, totalMinor: unitPriceMinor, discountMinor: 0 });
@@ -27,5 +27,16 @@ describe("pricedLinesInOrder", () => {
     const priced = pricedCart([pricedLine("a", 1), pricedLine("b", 2)]);
     expect(pricedLinesInOrder([line("a"), line("b")], priced)).toBe(priced.lines);
     expect(pricedLinesInOrder([line("b"), line("a")], priced)).toEqual([priced.lines[1], priced.lines[0]]);
+  });
+
+  it("takes a priced cart recorded as priced from an array as it is for that array, and checks any other", () => {
+    const lines = [line("a"), line("b")];
+    // Listed out of order on purpose: only the record makes it be taken as it is, without the check.
+    const priced = pricedInOrder(pricedCart([pricedLine("b", 2), pricedLine("a", 1)]), lines);
+    expect(pricedLinesInOrder(lines, priced)).toBe(priced.lines);
+    expect(pricedLinesInOrder([...lines], priced)).toEqual([priced.lines[1], priced.lines[0]]);
+    // The array grown in place after pricing is checked again.
+    lines.push(line("c"));
+    expect(pricedLinesInOrder(lines, priced)).toEqual([priced.lines[1], priced.lines[0], undefined]);
   });
 });

@@ -2,6 +2,7 @@ import type { FeePolicy } from "./catalog-types";
 import type { CartLine, GratuityChoice, PricedCart } from "./cart-types";
 import Big from "big.js";
 import { allocateProportionally, applyRate, safeMinor, type Minor } from "./money";
+import { pricedInOrder } from "./priced-lines";
 
 /**
  * Prices a cart. Pure and deterministic: same input, same output.
@@ -75,7 +76,7 @@ export function priceCart(input: PricingInput): PricedCart {
     sum([applyRate(orderTotalWithServiceFee, fees.paymentProcessingFeeRate), fees.paymentProcessingFeeFixMinor], "paymentProcessingFeeTotal"),
   );
 
-  return {
+  return pricedInOrder({
     lines: input.lines.map((line, index) => ({
       lineId: line.id,
       unitPriceMinor: unitPrices[index] ?? 0,
@@ -110,7 +111,7 @@ export function priceCart(input: PricingInput): PricedCart {
       paymentProcessingFeeRate: fees.paymentProcessingFeeRate,
       paymentProcessingFeeFixMinor: fees.paymentProcessingFeeFixMinor,
     },
-  };
+  }, input.lines);
 }
 
 function discountAmount(discount: PricingInput["discount"], base: Minor): Minor {
