@@ -47,6 +47,9 @@ describe("pricing past 2^53 - 1 minor units", () => {
   it("refuses a line total past the limit as a validation error naming it, instead of an inexact number", () => {
     expect(refusal(() => priceCart(input({ lines: [line(895, 2, 2 ** 52)] })))).toEqual({ code: "VALIDATION_ERROR", field: "items.0.total" });
     expect(refusal(() => priceCart(input({ lines: [line(1, 1, MAX_MINOR)] })))).toEqual({ code: "VALIDATION_ERROR", field: "items.0.price" });
+    // The name is made from the line's index only when the amount is refused.
+    expect(refusal(() => priceCart(input({ lines: [line(100, 1), line(1, 1, MAX_MINOR)] })))).toEqual({ code: "VALIDATION_ERROR", field: "items.1.price" });
+    expect(refusal(() => priceCart(input({ lines: [line(100, 1), line(100, 1), line(895, 2, 2 ** 52)] })))).toEqual({ code: "VALIDATION_ERROR", field: "items.2.total" });
   });
 
   it("refuses totals that only the fees or the tips push past the limit", () => {

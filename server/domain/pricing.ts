@@ -44,14 +44,26 @@ export type PricingInput = {
   courierTipMinor: Minor;
 };
 
-export function lineUnitPrice(line: Pick<CartLine, "basePriceMinor" | "selections">, field = "price"): Minor {
-  return line.selections.reduce((sum, selection) => safeMinor(sum + safeMinor(selection.priceMinor * selection.quantity, field), field), safeMinor(line.basePriceMinor, field));
+/**
+ * The unit price of a line: its product's price and every option's price times its quantity, each
+ * step checked as safeMinor checks it. `field` names the amount if it is past 2^53 - 1: a line's index
+ * stands for `items.<index>.price`, a name made only then (a 100-line cart prices every line on every change).
+ */
+export function lineUnitPrice(line: Pick<CartLine, "basePriceMinor" | "selections">, field: string | number = "price"): Minor {
+  let sum = lineAmount(line.basePriceMinor, field, "price");
+  for (const selection of line.selections) sum = lineAmount(sum + lineAmount(selection.priceMinor * selection.quantity, field, "price"), field, "price");
+  return sum;
+}
+
+/** safeMinor, with a line's index standing for its field `items.<index>.<member>`. */
+function lineAmount(value: number, field: string | number, member: "price" | "total"): Minor {
+  return Number.isSafeInteger(value) ? value : safeMinor(value, typeof field === "number" ? `items.${field}.${member}` : field);
 }
 
 export function priceCart(input: PricingInput): PricedCart {
   const { fees } = input;
-  const unitPrices = input.lines.map((line, index) => lineUnitPrice(line, `items.${index}.price`));
-  const lineTotals = input.lines.map((line, index) => safeMinor((unitPrices[index] ?? 0) * line.quantity, `items.${index}.total`));
+  const unitPrices = input.lines.map((line, index) => lineUnitPrice(line, index));
+  const lineTotals = input.lines.map((line, index) => lineAmount((unitPrices[index] ?? 0) * line.quantity, index, "total"));
   const subTotalWithoutDiscount = sum(lineTotals, "subTotalWithoutDiscount");
   const isEmpty = subTotalWithoutDiscount === 0 && input.lines.length === 0;
 
