@@ -3,6 +3,7 @@ import type { CartWithLines, carts, StoredPricedCart } from "../../db/schema";
 import type { CartLine, PricedCart, PricedLine } from "../domain/cart-types";
 import { storedLineText } from "./line-texts";
 import { pricedLinesInOrder } from "../domain/priced-lines";
+import { changedRange } from "./list-text";
 
 /**
  * A cart's lines as rows (db/schema/carts.ts cartLines): how a read gets them back, and what a change
@@ -86,21 +87,54 @@ const rows = (texts: string[]) => `[${texts.join(",")}]`;
  * objects for the lines it changes, and keeps the others: cart-operations.ts); removed lines are deleted.
  */
 export function lineWrites(cartId: string, before: LinesAndPriced, after: LinesAndPriced): Fragment[] {
-  const beforeAt = new Map(before.lines.map((line, index) => [line.id, index]));
   const beforePriced = pricedLinesInOrder(before.lines, before.priced);
   const afterPriced = pricedLinesInOrder(after.lines, after.priced);
+  // The runs both lists share at the start and at the end (same line objects, same priced forms) keep
+  // their rows, so only the lines between need a look: at 100 lines, one line instead of 100 ids mapped.
+  const range = changedRange(before.lines.length, after.lines.length, (index, indexBefore) => {
+    const priced = afterPriced[index];
+    return after.lines[index] === before.lines[indexBefore] && priced !== undefined && samePriced(beforePriced[indexBefore], priced);
+  });
+  if (!range) return [];
+  const between = writesOf(
+    cartId,
+    { lines: before.lines.slice(range.start, range.endBefore), priced: beforePriced.slice(range.start, range.endBefore) },
+    { lines: after.lines.slice(range.start, range.end), priced: afterPriced.slice(range.start, range.end) },
+    { wholeCart: false, linesAfter: after.lines.length - range.end },
+  );
+  return between ?? wholeCartLineWrites(cartId, before, after);
+}
+
+/** lineWrites from every line of both lists, whatever they share. */
+export function wholeCartLineWrites(cartId: string, before: LinesAndPriced, after: LinesAndPriced): Fragment[] {
+  const whole = (cart: LinesAndPriced) => ({ lines: cart.lines, priced: pricedLinesInOrder(cart.lines, cart.priced) });
+  return writesOf(cartId, whole(before), whole(after), { wholeCart: true, linesAfter: 0 }) ?? [];
+}
+
+type LinesInOrder = { lines: readonly CartLine[]; priced: readonly (PricedLine | undefined)[] };
+
+/**
+ * The writes from `before`'s lines to `after`'s. For a part of the cart (`wholeCart` false, `linesAfter`
+ * kept lines after it), undefined when the part does not keep its order, or adds lines before kept ones:
+ * both rewrite every line's `seq` by its position in the whole cart.
+ */
+function writesOf(cartId: string, before: LinesInOrder, after: LinesInOrder, part: { wholeCart: boolean; linesAfter: number }): Fragment[] | undefined {
+  const beforeAt = new Map(before.lines.map((line, index) => [line.id, index]));
   const inOrder = keepsOrder(beforeAt, after.lines);
+  if (!part.wholeCart && !inOrder) return undefined;
   const changed: string[] = [];
   const added: string[] = [];
   const afterIds = new Set<string>();
   after.lines.forEach((line, position) => {
     afterIds.add(line.id);
-    const priced = afterPriced[position];
+    const priced = after.priced[position];
     if (!priced) throw new Error(`cart line ${line.id} has no priced form`);
     const at = beforeAt.get(line.id);
     if (at === undefined) added.push(rowText(line, priced, inOrder ? null : position, added.length));
-    else if (!inOrder || before.lines[at] !== line || !samePriced(beforePriced[at], priced)) changed.push(rowText(line, priced, inOrder ? null : position, null));
+    else if (!inOrder || before.lines[at] !== line || !samePriced(before.priced[at], priced)) changed.push(rowText(line, priced, inOrder ? null : position, null));
   });
+  // New lines take seqs after the cart's highest, so they must be the cart's last.
+  if (!part.wholeCart && added.length > 0 && part.linesAfter > 0) return undefined;
   const removed = before.lines.filter((line) => !afterIds.has(line.id)).map((line) => JSON.stringify(line.id));
   const writes: Fragment[] = [];
   if (removed.length > 0) writes.push(fragment`${removeLines}${cartId}${removeLinesIn}${rows(removed)}${closeRemove}`);
