@@ -1,5 +1,6 @@
 import Big from "big.js";
 import { AppError, isAppError } from "../errors";
+import { decimalFormatter, type DecimalFormatter } from "./display-format";
 
 /**
  * Money is an integer count of minor units everywhere inside the service. Decimal strings exist
@@ -59,7 +60,7 @@ export function toDecimalString(amount: Minor, currency: Currency): string {
   return `${amount < 0 ? "-" : ""}${magnitude.slice(0, point)}${digits > 0 ? `.${magnitude.slice(point)}` : ""}`;
 }
 
-const formatters = new Map<Currency, Intl.NumberFormat>();
+const formatters = new Map<Currency, DecimalFormatter>();
 
 /** An amount as the API writes it: its decimal string and its display string. */
 export type AmountTexts = { decimal: string; formatted: string };
@@ -99,17 +100,20 @@ export function formatMinor(amount: Minor, currency: Currency): string {
   return amountTextsIn(currency)(amount).formatted;
 }
 
+/** The display string of a decimal string: Intl's currency format for the currency's locale (display-format.ts). */
 function formatWithIntl(decimal: string, currency: Currency): string {
   let formatter = formatters.get(currency);
   if (!formatter) {
-    formatter = new Intl.NumberFormat(DISPLAY_LOCALE[currency], {
-      style: "currency",
-      currency: currency.toUpperCase(),
-    });
+    // Intl formats a decimal *string* exactly, so no float ever touches the amount.
+    formatter = decimalFormatter(displayFormat(currency));
     formatters.set(currency, formatter);
   }
-  // Intl formats a decimal *string* exactly, so no float ever touches the amount.
-  return formatter.format(decimal as unknown as number);
+  return formatter(decimal);
+}
+
+/** Intl's currency format for the currency in its display locale. */
+export function displayFormat(currency: Currency): Intl.NumberFormat {
+  return new Intl.NumberFormat(DISPLAY_LOCALE[currency], { style: "currency", currency: currency.toUpperCase() });
 }
 
 const DECIMAL_PATTERN = /^\d+(\.\d+)?$/;
