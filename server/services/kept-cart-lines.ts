@@ -28,9 +28,11 @@ const MAX_BYTES = 32 * 1024 * 1024;
 /**
  * A decoded line with its priced form, and what is made of it once (line-texts.ts: its stored text,
  * its quote text, its item of the answer and that item's text), which lives as long as the line does:
- * 3.8 KB of heap measured for a line with two options, 7.1 KB with 500 characters of CJK instructions.
+ * 3.8 KB of heap measured for a line with two options, 7.1 KB with 500 characters of CJK instructions;
+ * and its share of the lists made of its cart's lines for the next change (quote-lines.ts, cart-items.ts:
+ * each list's JSON text and arrays), up to ~2 KB more.
  */
-const BYTES_PER_LINE = 8_192;
+const BYTES_PER_LINE = 10_240;
 const ENTRY_OVERHEAD_BYTES = 1_024;
 
 export function createKeptCartLines(): KeptCartLines {
