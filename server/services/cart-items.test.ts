@@ -4,6 +4,7 @@ import type { CartLine, PricedLine } from "../domain/cart-types";
 import type { Currency } from "../domain/money";
 import type { CartView } from "../schemas/cart";
 import { cartItems, type RenderedItem } from "./cart-items";
+import { applyLineChange, lineChangeArb, type LineChange, type LinesState } from "../../test/line-changes";
 
 type Item = CartView["items"][number];
 
@@ -25,64 +26,35 @@ function priced(lines: readonly CartLine[], unit: readonly number[], discount: n
   return lines.map((each, index) => ({ lineId: each.id, unitPriceMinor: unit[index] ?? 0, totalMinor: (unit[index] ?? 0) * each.quantity, discountMinor: discount }));
 }
 
-type Step =
-  | { kind: "merge"; at: number }
-  | { kind: "append" }
-  | { kind: "remove"; at: number }
-  | { kind: "reprice"; at: number; unit: number }
-  | { kind: "discountAll"; discount: number }
-  | { kind: "currency"; currency: Currency }
-  | { kind: "pushInPlace" };
+type Step = LineChange | { kind: "discountAll"; discount: number } | { kind: "currency"; currency: Currency };
 
 const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant("merge" as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant("append" as const) }),
-  fc.record({ kind: fc.constant("remove" as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant("reprice" as const), at: fc.nat(), unit: fc.constantFrom(100, 250) }),
+  lineChangeArb(fc.constant("p")),
   fc.record({ kind: fc.constant("discountAll" as const), discount: fc.constantFrom(0, 5) }),
   fc.record({ kind: fc.constant("currency" as const), currency: fc.constantFrom<Currency>("usd", "gbp") }),
-  fc.record({ kind: fc.constant("pushInPlace" as const) }),
 );
 
 describe("cart items (the answer's items, changed from the array before)", () => {
   it("are every line rendered in order, and their JSON, after any sequence of changes", () => {
     fc.assert(
       fc.property(fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 10 }), fc.array(stepArb, { maxLength: 25 }), (start, steps) => {
-        let lines = start.map((quantity) => line(quantity));
-        let unit = lines.map(() => 100);
+        let state: LinesState = { lines: start.map((quantity) => line(quantity)), prices: start.map(() => 100) };
         let discount = 0;
         let currency: Currency = "usd";
         const check = () => {
-          const pricedLines = priced(lines, unit, discount);
-          const expected = lines.map((each, index) => renderWith(currency)(each, unit[index] ?? 0, pricedLines[index]?.totalMinor ?? 0, discount).item);
+          const { lines, prices } = state;
+          const pricedLines = priced(lines, prices, discount);
+          const expected = lines.map((each, index) => renderWith(currency)(each, prices[index] ?? 0, pricedLines[index]?.totalMinor ?? 0, discount).item);
           const answered = cartItems(lines, pricedLines, currency, renderWith(currency));
           expect(answered.items).toEqual(expected);
           expect(answered.text).toBe(JSON.stringify(expected));
         };
         check();
         for (const step of steps) {
-          const at = lines.length === 0 ? 0 : ("at" in step ? step.at : 0) % lines.length;
-          if (step.kind === "merge") lines = lines.map((each, index) => (index === at ? { ...each, quantity: each.quantity + 1 } : each));
-          else if (step.kind === "append") {
-            lines = [...lines, line(1)];
-            unit = [...unit, 100];
-          } else if (step.kind === "remove") {
-            lines = lines.filter((_, index) => index !== at);
-            unit = unit.filter((_, index) => index !== at);
-          } else if (step.kind === "reprice") {
-            unit = unit.map((each, index) => (index === at ? step.unit : each));
-            lines = [...lines];
-          } else if (step.kind === "discountAll") {
-            discount = step.discount;
-            lines = [...lines];
-          } else if (step.kind === "currency") {
-            currency = step.currency;
-            lines = [...lines];
-          } else {
-            // The array rendered before is changed in place: what was made of it must not be taken for it.
-            lines.push(line(2));
-            unit.push(100);
-          }
+          // An all-line discount or another currency: the same line objects, in a new array.
+          if (step.kind === "discountAll") discount = step.discount;
+          else if (step.kind === "currency") currency = step.currency;
+          state = step.kind === "discountAll" || step.kind === "currency" ? { lines: [...state.lines], prices: state.prices } : applyLineChange(state, step, () => line(1));
           check();
         }
       }),

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CartLine } from "../domain/cart-types";
 import { quoteLinesText } from "./quote-lines";
+import { applyLineChange, lineChangeArb, type LineChange, type LinesState } from "../../test/line-changes";
 
 /** What the quote lines must equal: every line's text, sorted, as one JSON list (the digest stored quotes were made with). */
 function reference(lines: readonly CartLine[], unitPrices: readonly number[]): string {
@@ -37,66 +38,23 @@ function line(productId: string, quantity: number): CartLine {
 // Few products and quantities, so that lines of equal text (the same product, quantity and price) are common.
 const productArb = fc.constantFrom("p_a", "p_b", "p_c", 'p_"q"', "p_\u00e9", "p_\ud83d\ude00");
 const quantityArb = fc.integer({ min: 1, max: 3 });
-const priceArb = fc.constantFrom(100, 250);
 
-type Step =
-  | { kind: "merge"; at: number; quantity: number }
-  | { kind: "append"; productId: string; quantity: number }
-  | { kind: "remove"; at: number }
-  | { kind: "reprice"; at: number; price: number }
-  | { kind: "replaceAll"; productId: string }
-  | { kind: "pushInPlace"; productId: string }
-  | { kind: "same" };
+type Step = LineChange | { kind: "replaceAll"; productId: string };
 
-const stepArb: fc.Arbitrary<Step> = fc.oneof(
-  fc.record({ kind: fc.constant("merge" as const), at: fc.nat(), quantity: quantityArb }),
-  fc.record({ kind: fc.constant("append" as const), productId: productArb, quantity: quantityArb }),
-  fc.record({ kind: fc.constant("remove" as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant("reprice" as const), at: fc.nat(), price: priceArb }),
-  fc.record({ kind: fc.constant("replaceAll" as const), productId: productArb }),
-  fc.record({ kind: fc.constant("pushInPlace" as const), productId: productArb }),
-  fc.constant({ kind: "same" as const }),
-);
+const stepArb: fc.Arbitrary<Step> = fc.oneof(lineChangeArb(productArb), fc.record({ kind: fc.constant("replaceAll" as const), productId: productArb }));
 
 describe("quote lines (the sorted multiset a quote fingerprints)", () => {
   it("is the sorted list's JSON after any sequence of changes, each made from the array before", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(productArb, quantityArb), { maxLength: 14 }), fc.array(stepArb, { maxLength: 25 }), (start, steps) => {
-        let lines: CartLine[] = start.map(([productId, quantity]) => line(productId, quantity));
-        let prices: number[] = lines.map(() => 100);
-        expect(quoteLinesText(lines, prices)).toBe(reference(lines, prices));
+        let state: LinesState = { lines: start.map(([productId, quantity]) => line(productId, quantity)), prices: start.map(() => 100) };
+        expect(quoteLinesText(state.lines, state.prices)).toBe(reference(state.lines, state.prices));
         for (const step of steps) {
-          const at = lines.length === 0 ? 0 : ("at" in step ? step.at : 0) % lines.length;
-          switch (step.kind) {
-            case "merge":
-              // A new object for the changed line, the others kept (as cart-operations.ts changes a cart).
-              lines = lines.map((existing, index) => (index === at ? { ...existing, quantity: existing.quantity + step.quantity } : existing));
-              break;
-            case "append":
-              lines = [...lines, line(step.productId, step.quantity)];
-              prices = [...prices, 100];
-              break;
-            case "remove":
-              lines = lines.filter((_, index) => index !== at);
-              prices = prices.filter((_, index) => index !== at);
-              break;
-            case "reprice":
-              // The same line objects at another unit price (a catalog change).
-              prices = prices.map((price, index) => (index === at ? step.price : price));
-              lines = [...lines];
-              break;
-            case "replaceAll":
-              lines = lines.map((existing) => ({ ...existing, productId: step.productId }));
-              break;
-            case "pushInPlace":
-              // The array priced before is changed in place: what was made of it must not be taken as its text.
-              lines.push(line(step.productId, 1));
-              prices.push(100);
-              break;
-            case "same":
-              break;
-          }
-          expect(quoteLinesText(lines, prices)).toBe(reference(lines, prices));
+          state =
+            step.kind === "replaceAll"
+              ? { lines: state.lines.map((existing) => ({ ...existing, productId: step.productId })), prices: state.prices }
+              : applyLineChange(state, step, (productId) => line(productId, 1));
+          expect(quoteLinesText(state.lines, state.prices)).toBe(reference(state.lines, state.prices));
         }
       }),
     );
