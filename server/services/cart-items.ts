@@ -45,33 +45,38 @@ export function cartItems(
     return render(line, amounts[3 * index] ?? 0, amounts[3 * index + 1] ?? 0, amounts[3 * index + 2] ?? 0);
   };
   const basis = kept.get(lines);
-  let made: KeptItems;
-  const changed =
-    basis?.currency === currency
-      ? changedRange(basis.lines.length, lines.length, (index, indexBefore) => lines[index] === basis.lines[indexBefore] && sameAmounts(amounts, index, basis.amounts, indexBefore))
-      : undefined;
-  if (basis?.currency === currency && !changed) made = basis;
-  else if (basis && changed) {
-    const { start, endBefore, end } = changed;
-    const rendered: RenderedItem[] = [];
-    for (let index = start; index < end; index += 1) rendered.push(renderAt(index));
-    made = {
-      lines: [...lines],
-      amounts,
-      currency,
-      items: [...basis.items.slice(0, start), ...rendered.map(({ item }) => item), ...basis.items.slice(endBefore)],
-      list: basis.list.splice(
-        start,
-        endBefore - start,
-        rendered.map(({ text }) => text),
-      ),
-    };
-  } else {
-    const rendered = lines.map((_, index) => renderAt(index));
-    made = { lines: [...lines], amounts, currency, items: rendered.map(({ item }) => item), list: ListText.of(rendered.map(({ text }) => text)) };
-  }
+  const made = (basis?.currency === currency ? changedFrom(basis, lines, amounts, renderAt) : undefined) ?? madeAnew(lines, amounts, currency, renderAt);
   kept.set(lines, made);
   return { items: [...made.items], text: made.list.text };
+}
+
+function madeAnew(lines: readonly CartLine[], amounts: readonly number[], currency: Currency, renderAt: (index: number) => RenderedItem): KeptItems {
+  const rendered = lines.map((_, index) => renderAt(index));
+  return { lines: [...lines], amounts, currency, items: rendered.map(({ item }) => item), list: ListText.of(rendered.map(({ text }) => text)) };
+}
+
+/**
+ * The items of `lines` from those of an earlier array in the same currency: the runs both share at
+ * the start and at the end (same line object, same amounts) keep their items; the lines between are
+ * rendered and spliced in.
+ */
+function changedFrom(basis: KeptItems, lines: readonly CartLine[], amounts: readonly number[], renderAt: (index: number) => RenderedItem): KeptItems {
+  const changed = changedRange(basis.lines.length, lines.length, (index, indexBefore) => lines[index] === basis.lines[indexBefore] && sameAmounts(amounts, index, basis.amounts, indexBefore));
+  if (!changed) return basis;
+  const { start, endBefore, end } = changed;
+  const rendered: RenderedItem[] = [];
+  for (let index = start; index < end; index += 1) rendered.push(renderAt(index));
+  return {
+    lines: [...lines],
+    amounts,
+    currency: basis.currency,
+    items: [...basis.items.slice(0, start), ...rendered.map(({ item }) => item), ...basis.items.slice(endBefore)],
+    list: basis.list.splice(
+      start,
+      endBefore - start,
+      rendered.map(({ text }) => text),
+    ),
+  };
 }
 
 function sameAmounts(amounts: readonly number[], index: number, amountsBefore: readonly number[], indexBefore: number): boolean {

@@ -59,9 +59,10 @@ function changedFrom(basis: QuoteLines, lines: readonly CartLine[], unitPrices: 
   let list = basis.list;
   for (let index = start; index < endBefore; index += 1) {
     const removed = basis.byPosition[index];
-    const at = removed === undefined ? -1 : lowerBound(sorted, removed.text);
+    if (removed === undefined) return undefined;
+    const at = lowerBound(sorted, removed.text);
     // Lines of equal text are interchangeable here: any one of them goes.
-    if (removed === undefined || sorted[at]?.text !== removed.text) return undefined;
+    if (sorted[at]?.text !== removed.text) return undefined;
     sorted.splice(at, 1);
     list = list.splice(at, 1, []);
   }
