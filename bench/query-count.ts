@@ -27,15 +27,19 @@ export type QueryCountReport = {
   constant: { menus: boolean; addItem: boolean; getCart: boolean };
 };
 
-/** What the counting connection has sent: statements, COMMITs among them, and round trips (writes after an answer; see countingSocket). */
-export type StatementCounts = { count: number; commits: number; roundTrips: number };
+/**
+ * What the counting connection has sent: statements, COMMITs among them, round trips (writes after an
+ * answer; see countingSocket), and socket writes (each a system call, and on loopback the kernel's
+ * delivery to Postgres too: tens of microseconds whatever its size).
+ */
+export type StatementCounts = { count: number; commits: number; roundTrips: number; writes: number };
 
 /** `onStatement` (tests) sees each statement's text as it is sent, when counting. */
 export async function openCountingDatabase(
   url: string,
   options: { counting: boolean; onStatement?: (query: string) => void } = { counting: true },
 ): Promise<{ handle: DatabaseHandle; statements: StatementCounts }> {
-  const statements: StatementCounts = { count: 0, commits: 0, roundTrips: 0 };
+  const statements: StatementCounts = { count: 0, commits: 0, roundTrips: 0, writes: 0 };
   // With a `debug` hook the driver captures a stack trace for every query it makes (postgres-js
   // query.js), which a CPU profile of the service must not include: `counting: false` leaves the
   // hook and the counting socket out, and the counts at 0.
@@ -46,7 +50,7 @@ export async function openCountingDatabase(
           options.onStatement?.(query);
           if (/^\s*commit\b/i.test(query)) statements.commits += 1;
         },
-        ...countingSocket(() => (statements.roundTrips += 1)),
+        ...countingSocket({ onRoundTrip: () => (statements.roundTrips += 1), onWrite: () => (statements.writes += 1) }),
       }
     : tcpNoDelaySockets();
   // One connection, opened before counting starts: a connection opened mid-measurement would add
@@ -68,24 +72,26 @@ export async function openCountingDatabase(
 
 /**
  * postgres.js's `socket` option (its README, "Custom socket"; missing from its type declarations):
- * the connection's socket, whose round trips are counted. The driver gathers the statements issued
- * before its next turn of the event loop into one write (or writes at once when a batch passes 1 KB,
- * and the rest of the batch a moment later), then waits for their answers. A round trip is therefore
- * a write after the server last answered: the writes the driver makes before any answer comes back
- * are one round trip however many they are.
+ * the connection's socket, whose writes and round trips are counted. The driver gathers the statements
+ * issued before its next turn of the event loop into one write (as patched, patches/postgres+3.4.9.patch
+ * item 6; unpatched, it writes at once when a batch passes 1 KB, and the rest of the batch a moment
+ * later), then waits for their answers. A round trip is therefore a write after the server last
+ * answered: the writes the driver makes before any answer comes back are one round trip however many
+ * they are.
  */
-function countingSocket(onRoundTrip: () => void): { socket: (target: SocketTarget) => Socket } {
+function countingSocket(counters: { onRoundTrip: () => void; onWrite: () => void }): { socket: (target: SocketTarget) => Socket } {
   const { socket } = tcpNoDelaySockets();
-  return { socket: (target) => countingRoundTrips(socket(target), onRoundTrip) };
+  return { socket: (target) => countingWrites(socket(target), counters) };
 }
 
-function countingRoundTrips(socket: Socket, onRoundTrip: () => void): Socket {
+function countingWrites(socket: Socket, { onRoundTrip, onWrite }: { onRoundTrip: () => void; onWrite: () => void }): Socket {
   const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
   let answered = true;
   socket.on("data", () => (answered = true));
   // An own property of this socket object, which this module made: counts, then writes as before.
   // (Node itself replaces it with an erroring write once the other side has closed.)
   const counted = (...args: unknown[]) => {
+    onWrite();
     if (answered) onRoundTrip();
     answered = false;
     return write(...args);

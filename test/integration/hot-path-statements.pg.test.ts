@@ -38,10 +38,10 @@ afterAll(async () => {
 
 const withInstructions = (specialInstructions: string) => ({ ...chowderCup, specialInstructions });
 
-async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statements: number; roundTrips: number }> {
+async function counted<T>(run: () => Promise<T>): Promise<{ result: T; statements: number; roundTrips: number; writes: number }> {
   const before = { ...statements };
   const result = await run();
-  return { result, statements: statements.count - before.count, roundTrips: statements.roundTrips - before.roundTrips };
+  return { result, statements: statements.count - before.count, roundTrips: statements.roundTrips - before.roundTrips, writes: statements.writes - before.writes };
 }
 
 /** What a counted request cost: statements sent, and round trips. */
@@ -66,9 +66,9 @@ const statementKinds = (texts: string[]) =>
 const costOf = ({ statements: sent, roundTrips }: { statements: number; roundTrips: number }) => ({ sent, roundTrips });
 
 async function addLine(cart: CartHandle, instructions: string) {
-  const { result, statements: sent, roundTrips } = await counted(() => mutate(app, cart, "POST", "/items", withInstructions(instructions), { "Idempotency-Key": idemKey() }));
+  const { result, statements: sent, roundTrips, writes } = await counted(() => mutate(app, cart, "POST", "/items", withInstructions(instructions), { "Idempotency-Key": idemKey() }));
   expect(result.status, result.text).toBe(200);
-  return { body: result.body as { items: { name: string; basePrice: string; specialInstructions: string }[] }, statements: sent, roundTrips };
+  return { body: result.body as { items: { name: string; basePrice: string; specialInstructions: string }[] }, statements: sent, roundTrips, writes };
 }
 
 describe("add item", () => {
@@ -85,6 +85,22 @@ describe("add item", () => {
     await addLine(cart, "first");
     const added = await addLine(cart, "second");
     expect({ statements: added.statements, roundTrips: added.roundTrips }).toEqual({ statements: 5, roundTrips: 2 });
+  });
+
+  it("writes each round trip to the socket in one piece, the stored answer with its COMMIT, at 1 line and at 30", async () => {
+    // Each write is a system call (on loopback, the kernel's delivery to Postgres too). Unpatched,
+    // the driver wrote a batch at once when it passed 1 KB, which a stored answer does (~1.2 KB at
+    // one line, ~5 KB at 30), and the COMMIT behind it in a second write.
+    const cart = await startCart(app);
+    const writes: number[] = [];
+    const answerBytes: number[] = [];
+    for (let line = 0; line < 30; line += 1) {
+      const added = await addLine(cart, `line ${line}`);
+      writes.push(added.writes);
+      answerBytes.push(JSON.stringify(added.body).length);
+    }
+    expect(answerBytes[29]).toBeGreaterThan(16_384);
+    expect(writes).toEqual(Array.from({ length: 30 }, () => 2));
   });
 
   it("replays a retry in 2 round trips: BEGIN with the key's claim that finds its record (and the cart read, left unused), then the COMMIT", async () => {
