@@ -102,7 +102,7 @@ function countingWrites(socket: Socket, { onRoundTrip, onWrite }: { onRoundTrip:
 
 const allEqual = (values: number[]) => values.every((value) => value === values[0]);
 
-export type InProcessCall = { queries: number; commits: number; roundTrips: number; text: string; etag: string; status: number; ms: number };
+export type InProcessCall = { queries: number; commits: number; roundTrips: number; writes: number; text: string; etag: string; status: number; ms: number };
 export type InProcessApp = {
   /** The app's dependencies, the counting database among them (bench/layers.ts enters the service below the handler with them). */
   deps: AppDeps;
@@ -133,6 +133,7 @@ export async function openInProcessApp(url: string, options: { counting: boolean
     const before = statements.count;
     const commitsBefore = statements.commits;
     const roundTripsBefore = statements.roundTrips;
+    const writesBefore = statements.writes;
     const started = performance.now();
     const response = await handler(
       new Request(`http://127.0.0.1${REST_PREFIX}${path}`, { method, body, headers: { [PEER_ADDRESS_HEADER]: "127.0.0.1", ...headers } }),
@@ -140,7 +141,7 @@ export async function openInProcessApp(url: string, options: { counting: boolean
     const text = await response.text();
     const ms = performance.now() - started;
     if (response.status !== expectStatus) throw new Error(`in-process: ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-    return { queries: statements.count - before, commits: statements.commits - commitsBefore, roundTrips: statements.roundTrips - roundTripsBefore, text, etag: response.headers.get("etag") ?? "", status: response.status, ms };
+    return { queries: statements.count - before, commits: statements.commits - commitsBefore, roundTrips: statements.roundTrips - roundTripsBefore, writes: statements.writes - writesBefore, text, etag: response.headers.get("etag") ?? "", status: response.status, ms };
   }
 
   return {
@@ -202,7 +203,7 @@ export async function measureQueryCounts(url: string, locations: { seeded: strin
   }
 }
 
-export type OrderStatements = { requests: string[]; statements: number; commits: number; roundTrips: number; cpuMsPerOrder: number; ordersTimed: number };
+export type OrderStatements = { requests: string[]; statements: number; commits: number; roundTrips: number; writes: number; cpuMsPerOrder: number; ordersTimed: number };
 
 const TIMED_ORDERS = 30;
 
@@ -225,7 +226,7 @@ async function measureOrders(call: InProcessApp["call"], locationId: string): Pr
  * session, the payment with the simulated processor's good test card, and one order-result poll.
  * The menu read is left out: it is served from the response cache (no statement) in the steady state.
  */
-async function measureOrder(call: InProcessApp["call"], locationId: string): Promise<Pick<OrderStatements, "requests" | "statements" | "commits" | "roundTrips">> {
+async function measureOrder(call: InProcessApp["call"], locationId: string): Promise<Pick<OrderStatements, "requests" | "statements" | "commits" | "roundTrips" | "writes">> {
   const calls: { name: string; result: InProcessCall }[] = [];
   const step = async (name: string, ...args: Parameters<InProcessApp["call"]>) => {
     const result = await call(...args);
@@ -248,9 +249,10 @@ async function measureOrder(call: InProcessApp["call"], locationId: string): Pro
   await step("payment", "POST", `${cartPath}/payments`, 200, { ...json, ...token, "idempotency-key": idempotencyKey() }, JSON.stringify({ quoteFingerprint, paymentMethodId: "pm_card_visa" }));
   await step("order result", "GET", `${cartPath}/order-result`, 200, token);
   return {
-    requests: calls.map(({ name, result }) => `${name} ${result.queries}/${result.commits}/${result.roundTrips}`),
+    requests: calls.map(({ name, result }) => `${name} ${result.queries}/${result.commits}/${result.roundTrips}/${result.writes}`),
     statements: calls.reduce((sum, { result }) => sum + result.queries, 0),
     commits: calls.reduce((sum, { result }) => sum + result.commits, 0),
     roundTrips: calls.reduce((sum, { result }) => sum + result.roundTrips, 0),
+    writes: calls.reduce((sum, { result }) => sum + result.writes, 0),
   };
 }
