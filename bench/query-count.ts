@@ -27,19 +27,15 @@ export type QueryCountReport = {
   constant: { menus: boolean; addItem: boolean; getCart: boolean };
 };
 
-/**
- * What the counting connection has sent: statements, COMMITs among them, round trips (writes after an
- * answer; see countingSocket), and socket writes (each a system call, and on loopback the kernel's
- * delivery to Postgres too: tens of microseconds whatever its size).
- */
-export type StatementCounts = { count: number; commits: number; roundTrips: number; writes: number };
+/** What the counting connection has sent: statements, COMMITs among them, and round trips (writes after an answer; see countingSocket). */
+export type StatementCounts = { count: number; commits: number; roundTrips: number };
 
 /** `onStatement` (tests) sees each statement's text as it is sent, when counting. */
 export async function openCountingDatabase(
   url: string,
   options: { counting: boolean; onStatement?: (query: string) => void } = { counting: true },
 ): Promise<{ handle: DatabaseHandle; statements: StatementCounts }> {
-  const statements: StatementCounts = { count: 0, commits: 0, roundTrips: 0, writes: 0 };
+  const statements: StatementCounts = { count: 0, commits: 0, roundTrips: 0 };
   // With a `debug` hook the driver captures a stack trace for every query it makes (postgres-js
   // query.js), which a CPU profile of the service must not include: `counting: false` leaves the
   // hook and the counting socket out, and the counts at 0.
@@ -50,7 +46,7 @@ export async function openCountingDatabase(
           options.onStatement?.(query);
           if (/^\s*commit\b/i.test(query)) statements.commits += 1;
         },
-        ...countingSocket({ onRoundTrip: () => (statements.roundTrips += 1), onWrite: () => (statements.writes += 1) }),
+        ...countingSocket(() => (statements.roundTrips += 1)),
       }
     : tcpNoDelaySockets();
   // One connection, opened before counting starts: a connection opened mid-measurement would add
@@ -72,26 +68,24 @@ export async function openCountingDatabase(
 
 /**
  * postgres.js's `socket` option (its README, "Custom socket"; missing from its type declarations):
- * the connection's socket, whose writes and round trips are counted. The driver gathers the statements
- * issued before its next turn of the event loop into one write (as patched, patches/postgres+3.4.9.patch
- * item 6; unpatched, it writes at once when a batch passes 1 KB, and the rest of the batch a moment
- * later), then waits for their answers. A round trip is therefore a write after the server last
- * answered: the writes the driver makes before any answer comes back are one round trip however many
- * they are.
+ * the connection's socket, whose round trips are counted. The driver gathers the statements issued
+ * before its next turn of the event loop into one write (or writes at once when a batch passes 1 KB,
+ * and the rest of the batch a moment later), then waits for their answers. A round trip is therefore
+ * a write after the server last answered: the writes the driver makes before any answer comes back
+ * are one round trip however many they are.
  */
-function countingSocket(counters: { onRoundTrip: () => void; onWrite: () => void }): { socket: (target: SocketTarget) => Socket } {
+function countingSocket(onRoundTrip: () => void): { socket: (target: SocketTarget) => Socket } {
   const { socket } = tcpNoDelaySockets();
-  return { socket: (target) => countingWrites(socket(target), counters) };
+  return { socket: (target) => countingRoundTrips(socket(target), onRoundTrip) };
 }
 
-function countingWrites(socket: Socket, { onRoundTrip, onWrite }: { onRoundTrip: () => void; onWrite: () => void }): Socket {
+function countingRoundTrips(socket: Socket, onRoundTrip: () => void): Socket {
   const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
   let answered = true;
   socket.on("data", () => (answered = true));
   // An own property of this socket object, which this module made: counts, then writes as before.
   // (Node itself replaces it with an erroring write once the other side has closed.)
   const counted = (...args: unknown[]) => {
-    onWrite();
     if (answered) onRoundTrip();
     answered = false;
     return write(...args);
@@ -102,7 +96,7 @@ function countingWrites(socket: Socket, { onRoundTrip, onWrite }: { onRoundTrip:
 
 const allEqual = (values: number[]) => values.every((value) => value === values[0]);
 
-export type InProcessCall = { queries: number; commits: number; roundTrips: number; writes: number; text: string; etag: string; status: number; ms: number };
+export type InProcessCall = { queries: number; commits: number; roundTrips: number; text: string; etag: string; status: number; ms: number };
 export type InProcessApp = {
   /** The app's dependencies, the counting database among them (bench/layers.ts enters the service below the handler with them). */
   deps: AppDeps;
@@ -133,7 +127,6 @@ export async function openInProcessApp(url: string, options: { counting: boolean
     const before = statements.count;
     const commitsBefore = statements.commits;
     const roundTripsBefore = statements.roundTrips;
-    const writesBefore = statements.writes;
     const started = performance.now();
     const response = await handler(
       new Request(`http://127.0.0.1${REST_PREFIX}${path}`, { method, body, headers: { [PEER_ADDRESS_HEADER]: "127.0.0.1", ...headers } }),
@@ -141,7 +134,7 @@ export async function openInProcessApp(url: string, options: { counting: boolean
     const text = await response.text();
     const ms = performance.now() - started;
     if (response.status !== expectStatus) throw new Error(`in-process: ${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
-    return { queries: statements.count - before, commits: statements.commits - commitsBefore, roundTrips: statements.roundTrips - roundTripsBefore, writes: statements.writes - writesBefore, text, etag: response.headers.get("etag") ?? "", status: response.status, ms };
+    return { queries: statements.count - before, commits: statements.commits - commitsBefore, roundTrips: statements.roundTrips - roundTripsBefore, text, etag: response.headers.get("etag") ?? "", status: response.status, ms };
   }
 
   return {
@@ -203,7 +196,7 @@ export async function measureQueryCounts(url: string, locations: { seeded: strin
   }
 }
 
-export type OrderStatements = { requests: string[]; statements: number; commits: number; roundTrips: number; writes: number; cpuMsPerOrder: number; ordersTimed: number };
+export type OrderStatements = { requests: string[]; statements: number; commits: number; roundTrips: number; cpuMsPerOrder: number; ordersTimed: number };
 
 const TIMED_ORDERS = 30;
 
@@ -226,7 +219,7 @@ async function measureOrders(call: InProcessApp["call"], locationId: string): Pr
  * session, the payment with the simulated processor's good test card, and one order-result poll.
  * The menu read is left out: it is served from the response cache (no statement) in the steady state.
  */
-async function measureOrder(call: InProcessApp["call"], locationId: string): Promise<Pick<OrderStatements, "requests" | "statements" | "commits" | "roundTrips" | "writes">> {
+async function measureOrder(call: InProcessApp["call"], locationId: string): Promise<Pick<OrderStatements, "requests" | "statements" | "commits" | "roundTrips">> {
   const calls: { name: string; result: InProcessCall }[] = [];
   const step = async (name: string, ...args: Parameters<InProcessApp["call"]>) => {
     const result = await call(...args);
@@ -249,10 +242,9 @@ async function measureOrder(call: InProcessApp["call"], locationId: string): Pro
   await step("payment", "POST", `${cartPath}/payments`, 200, { ...json, ...token, "idempotency-key": idempotencyKey() }, JSON.stringify({ quoteFingerprint, paymentMethodId: "pm_card_visa" }));
   await step("order result", "GET", `${cartPath}/order-result`, 200, token);
   return {
-    requests: calls.map(({ name, result }) => `${name} ${result.queries}/${result.commits}/${result.roundTrips}/${result.writes}`),
+    requests: calls.map(({ name, result }) => `${name} ${result.queries}/${result.commits}/${result.roundTrips}`),
     statements: calls.reduce((sum, { result }) => sum + result.queries, 0),
     commits: calls.reduce((sum, { result }) => sum + result.commits, 0),
     roundTrips: calls.reduce((sum, { result }) => sum + result.roundTrips, 0),
-    writes: calls.reduce((sum, { result }) => sum + result.writes, 0),
   };
 }

@@ -153,7 +153,7 @@ function queryMarkdown(counts: QueryCountReport): string[] {
 function orderLine(counts: QueryCountReport): string {
   const { order } = counts;
   return (
-    `A guest order, first request to paid (statements/commits/round trips/socket writes per request: ${order.requests.join(", ")}): ${order.statements} statements, ${order.commits} commits, ${order.roundTrips} round trips in ${order.writes} writes; ` +
+    `A guest order, first request to paid (statements/commits/round trips per request: ${order.requests.join(", ")}): ${order.statements} statements, ${order.commits} commits, ${order.roundTrips} round trips; ` +
     `${order.cpuMsPerOrder.toFixed(1)} ms of this process's CPU per order in-process (REST handler and postgres.js, no HTTP; mean of ${order.ordersTimed}).`
   );
 }

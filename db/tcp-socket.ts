@@ -5,12 +5,11 @@ export type SocketTarget = { host: string[]; port: number[]; path?: string | fal
 
 /**
  * The `postgres` driver's connections, opened with TCP_NODELAY. The driver leaves Nagle's algorithm
- * on (postgres 3.4.9 never calls setNoDelay; libpq turns it off). A batch the service does not wait
- * between goes out in one write (patches/postgres+3.4.9.patch, item 6) up to 64 KB, and in pieces
- * past that; unpatched, past 1 KB: a stored answer, then the COMMIT that goes with it
- * (db/last-statement.ts). With Nagle on, a second piece waits until Postgres acknowledges the first,
- * which it does with its answer: the round trip the pipelining saved is spent again
- * (test/after-build/round-trips.test.ts showed it when every stored answer split its batch).
+ * on (postgres 3.4.9 never calls setNoDelay; libpq turns it off), and the service writes a batch it
+ * does not wait between in two pieces whenever the batch passes the driver's 1 KB write threshold:
+ * a stored answer, then the COMMIT that goes with it (db/last-statement.ts). With Nagle on, the
+ * second piece waits until Postgres acknowledges the first, which it does with its answer: the
+ * round trip the pipelining saved is spent again (test/after-build/round-trips.test.ts shows it).
  *
  * The driver's `socket` option is public (its README, "Custom socket") but missing from its type
  * declarations. With it the driver does not connect the socket itself, so this does what its own
