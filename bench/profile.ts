@@ -1,5 +1,5 @@
 /**
- * `npm run bench:profile [-- --requests=N] [-- --operation=add-item|ordering-session|get-cart|replay] [-- --lines=N] [-- --save=file.cpuprofile] [-- --cpu-only]`
+ * `npm run bench:profile [-- --requests=N] [-- --operation=add-item|ordering-session|get-cart|replay] [-- --lines=N] [-- --save=file.cpuprofile] [-- --cpu-only] [-- --alloc]`
  *
  * Where one operation's CPU goes: the real REST handler in-process (NODE_ENV=production) over one
  * Postgres connection, warmed up, then N requests under V8's sampling profiler (node:inspector).
@@ -9,19 +9,22 @@
  * CPU only: the requests run one after another, so the database wait shows as idle. `--cpu-only`: no
  * profiler, just the process's CPU time per request (user + system), for comparing two versions.
  * `replay`: one add item, then the same request (key, If-Match, body) again and again: each answers the stored outcome.
+ * `--alloc`: instead of CPU, what the requests allocate (V8's sampling heap profiler, objects that died
+ * young included), per request, grouped by the nearest function of ours on the stack: allocation is what
+ * the garbage collector then pays for, and what pushes the next request's data out of the caches.
  */
 import "./production-process";
 import { writeFileSync } from "node:fs";
-import { Session, type Profiler } from "node:inspector/promises";
+import { Session, type HeapProfiler, type Profiler, type Runtime } from "node:inspector/promises";
 import { createBenchDatabase, dropBenchDatabase } from "./database";
 import { openInProcessApp } from "./query-count";
 import { openCart } from "./phases/cart-session";
 import { BENCH_LOCATION_ID, idempotencyKey } from "./scenarios/common";
 
-type Options = { requests: number; operation: "add-item" | "ordering-session" | "get-cart" | "replay"; lines: number; save?: string | undefined; cpuOnly: boolean };
+type Options = { requests: number; operation: "add-item" | "ordering-session" | "get-cart" | "replay"; lines: number; save?: string | undefined; cpuOnly: boolean; alloc: boolean };
 
 function parseArgs(argv: string[]): Options {
-  const options: Options = { requests: 1_500, operation: "add-item", lines: 0, cpuOnly: false };
+  const options: Options = { requests: 1_500, operation: "add-item", lines: 0, cpuOnly: false, alloc: false };
   for (const arg of argv) {
     const [name, value = ""] = arg.replace(/^--/, "").split("=");
     if (name === "requests") options.requests = Number(value);
@@ -29,6 +32,7 @@ function parseArgs(argv: string[]): Options {
     else if (name === "save") options.save = value;
     else if (name === "lines") options.lines = Number(value);
     else if (name === "cpu-only" && value === "") options.cpuOnly = true;
+    else if (name === "alloc" && value === "") options.alloc = true;
     else throw new Error(`unknown argument ${arg}`);
   }
   if (!Number.isInteger(options.requests) || options.requests < 1) throw new Error("--requests must be a positive integer");
@@ -82,6 +86,48 @@ function summarise(profile: Profiler.Profile, requests: number): string {
     ...rows(byFunction, 30),
   ].join("\n");
 }
+
+/** Our own code: a top-level folder of ours, not a package. */
+const OWN_CODE = /\/(server|db|app)\//;
+
+/**
+ * Bytes allocated per request, each sample charged to the innermost function of ours on its stack (a
+ * package's or Node's allocation to the function of ours that called it), then the heaviest allocating functions.
+ */
+function summariseAllocation(profile: HeapProfiler.SamplingHeapProfile, requests: number): string {
+  const byOwnFunction = new Map<string, number>();
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  const label = (frame: Runtime.CallFrame) => `${frame.functionName || "(anonymous)"} ${frame.url.split("/").slice(-2).join("/")}:${frame.lineNumber + 1}`;
+  const visit = (node: HeapProfiler.SamplingHeapProfileNode, ownCaller: string) => {
+    const name = label(node.callFrame);
+    const own = OWN_CODE.test(node.callFrame.url) && !node.callFrame.url.includes("node_modules") ? name : ownCaller;
+    total += node.selfSize;
+    byOwnFunction.set(own, (byOwnFunction.get(own) ?? 0) + node.selfSize);
+    byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
+    for (const child of node.children) visit(child, own);
+  };
+  visit(profile.head, "(no function of ours on the stack)");
+  const rows = (entries: Map<string, number>, limit: number) =>
+    [...entries]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, limit)
+      .map(([name, bytes]) => `| ${name} | ${(bytes / 1024 / requests).toFixed(2)} | ${((bytes / total) * 100).toFixed(1)}% |`);
+  return [
+    `Allocated per request: ${(total / 1024 / requests).toFixed(1)} KB over ${requests} requests (sampled every 256 bytes)`,
+    "",
+    "| nearest function of ours | KB/request | share |",
+    "| --- | --- | --- |",
+    ...rows(byOwnFunction, 30),
+    "",
+    "| allocating function | KB/request | share |",
+    "| --- | --- | --- |",
+    ...rows(byFunction, 20),
+  ].join("\n");
+}
+
+/** V8 takes these flags (objects the young and old generation collections freed, so every allocation counts); Node's typings do not list them yet. */
+type SamplingParameters = HeapProfiler.StartSamplingParameterType & { includeObjectsCollectedByMajorGC: boolean; includeObjectsCollectedByMinorGC: boolean };
 
 async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
@@ -138,6 +184,18 @@ async function main(): Promise<void> {
     }
     const session = new Session();
     session.connect();
+    if (options.alloc) {
+      await session.post("HeapProfiler.enable");
+      const parameters: SamplingParameters = { samplingInterval: 256, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
+      await session.post("HeapProfiler.startSampling", parameters);
+      progress(`sampling the allocations of ${options.requests} ${options.operation} requests`);
+      for (let index = 0; index < options.requests; index += 1) await once();
+      const { profile } = await session.post("HeapProfiler.stopSampling");
+      session.disconnect();
+      if (options.save) writeFileSync(options.save, JSON.stringify(profile));
+      process.stdout.write(`${summariseAllocation(profile, options.requests)}\n`);
+      return;
+    }
     await session.post("Profiler.enable");
     await session.post("Profiler.setSamplingInterval", { interval: 100 });
     await session.post("Profiler.start");
