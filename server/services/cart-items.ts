@@ -46,7 +46,7 @@ export function cartItems(
   };
   const basis = kept.get(lines);
   const made = (basis?.currency === currency ? changedFrom(basis, lines, amounts, renderAt) : undefined) ?? madeAnew(lines, amounts, currency, renderAt);
-  kept.set(lines, made);
+  kept.set(made, basis);
   return { items: [...made.items], text: made.list.text };
 }
 

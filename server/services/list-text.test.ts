@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CartLine } from "../domain/cart-types";
@@ -60,14 +62,54 @@ describe("changedRange", () => {
 
 describe("ByEndLines", () => {
   const line = (id: string) => ({ id }) as CartLine;
+  const made = (lines: CartLine[]) => ({ lines });
 
   it("finds what was kept for an array from a later array that shares its first or its last line", () => {
     const [a, b, c, d] = [line("a"), line("b"), line("c"), line("d")];
-    const kept = new ByEndLines<string>();
-    kept.set([a, b, c], "abc");
-    expect(kept.get([a, d, c])).toBe("abc");
-    expect(kept.get([d, b, c])).toBe("abc");
+    const kept = new ByEndLines<{ lines: CartLine[] }>();
+    const abc = made([a, b, c]);
+    kept.set(abc, undefined);
+    expect(kept.get([a, d, c])).toBe(abc);
+    expect(kept.get([d, b, c])).toBe(abc);
     expect(kept.get([d, b, d])).toBeUndefined();
     expect(kept.get([])).toBeUndefined();
+  });
+
+  it("forgets the basis at both its ends, unless a later one has taken an end", () => {
+    const [a, b, c, d] = [line("a"), line("b"), line("c"), line("d")];
+    const kept = new ByEndLines<{ lines: CartLine[] }>();
+    const ab = made([a, b]);
+    kept.set(ab, undefined);
+    const abc = made([a, b, c]);
+    kept.set(abc, kept.get(abc.lines));
+    expect(kept.get([a])).toBe(abc);
+    // Its old last line no longer leads to the basis, which would otherwise live as long as that line.
+    expect(kept.get([b])).toBeUndefined();
+    // Made from a basis whose end another has since taken: that end stays with the other.
+    const dc = made([d, c]);
+    kept.set(dc, ab);
+    expect(kept.get([c])).toBe(dc);
+    expect(kept.get([a])).toBe(abc);
+  });
+
+  it("keeps only the latest of a cart built one line at a time (not every list it ever was)", async () => {
+    setFlagsFromString("--expose-gc");
+    const collect = runInNewContext("gc") as () => void;
+    const kept = new ByEndLines<{ lines: CartLine[] }>();
+    const refs: WeakRef<object>[] = [];
+    let lines: CartLine[] = [];
+    const held: CartLine[][] = [];
+    for (let count = 1; count <= 20; count += 1) {
+      lines = [...lines, line(`l${count}`)];
+      held.push(lines);
+      const next = made([...lines]);
+      kept.set(next, kept.get(lines));
+      refs.push(new WeakRef(next));
+    }
+    // A WeakRef holds its target to the end of the current job: collect in a later one.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collect();
+    expect(held).toHaveLength(20);
+    expect(refs.map((ref) => ref.deref() !== undefined)).toEqual([...Array<boolean>(19).fill(false), true]);
   });
 });

@@ -69,8 +69,13 @@ export function changedRange(beforeCount: number, afterCount: number, same: (ind
  * object. A change of a cart makes a new array that keeps every line object it does not change
  * (cart-operations.ts), so one of the two ends almost always leads to what was made of the array it
  * came from; what is found is only a starting point, compared line by line (changedRange).
+ *
+ * What is made from a basis takes the basis's place: the basis is forgotten at both of its ends. Kept
+ * there, it would live as long as its last line does, and a cart built by adding one line at a time
+ * would keep every list it ever was (1 + 2 + ... + n lines: 6.2 MB for a 100-line cart, against
+ * 0.5 MB for what the cart holds now), beyond what kept-cart-lines.ts counts for it.
  */
-export class ByEndLines<T> {
+export class ByEndLines<T extends { readonly lines: readonly CartLine[] }> {
   private readonly kept = new WeakMap<CartLine, T>();
 
   get(lines: readonly CartLine[]): T | undefined {
@@ -79,10 +84,17 @@ export class ByEndLines<T> {
     return (first && this.kept.get(first)) ?? (last && this.kept.get(last));
   }
 
-  set(lines: readonly CartLine[], value: T): void {
-    const first = lines[0];
-    const last = lines[lines.length - 1];
-    if (first) this.kept.set(first, value);
-    if (last) this.kept.set(last, value);
+  /** Keeps `made` for its lines, in place of `basis`, what `get` found for them (if anything). */
+  set(made: T, basis: T | undefined): void {
+    if (basis !== undefined && basis !== made) {
+      for (const end of this.ends(basis)) if (this.kept.get(end) === basis) this.kept.delete(end);
+    }
+    for (const end of this.ends(made)) this.kept.set(end, made);
+  }
+
+  private ends(value: T): CartLine[] {
+    const first = value.lines[0];
+    const last = value.lines[value.lines.length - 1];
+    return first === undefined || last === undefined ? [] : [first, last];
   }
 }

@@ -35,7 +35,7 @@ export function quoteLinesText(lines: readonly CartLine[], unitPrices: readonly 
   if (lines.length === 0) return "[]";
   const basis = kept.get(lines);
   const made = (basis && changedFrom(basis, lines, unitPrices)) ?? madeAnew(lines, unitPrices);
-  kept.set(lines, made);
+  kept.set(made, basis);
   return made.list.text;
 }
 
