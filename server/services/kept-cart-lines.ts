@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { CartLine, PricedCart } from "../domain/cart-types";
+import { renderedItemsLength } from "./cart-items";
 
 /**
  * The lines (and their priced form) of the carts this process last wrote, kept decoded in memory
@@ -26,19 +27,32 @@ export type KeptCartLines = {
 /** Bounds memory whatever the carts hold; the least recently changed carts go first. */
 const MAX_BYTES = 32 * 1024 * 1024;
 /**
- * A decoded line with its priced form, and what is made of it once (line-texts.ts: its stored text,
- * its quote text, its item of the answer and that item's text), which lives as long as the line does:
- * 3.8 KB of heap measured for a line with two options, 7.1 KB with 500 characters of CJK instructions;
- * and its share of the lists made of its cart's lines for the next change (quote-lines.ts, cart-items.ts:
- * each list's JSON text and arrays), up to ~2 KB more.
+ * A kept line's heap, measured (bench of 2026-11-29: 8 carts of 50 lines, the heap freed when the
+ * cache is dropped): the decoded line and its priced form, what is made of it once (line-texts.ts:
+ * its stored text, its quote text, its item of the answer and that item's text), and its share of the
+ * lists made of its cart's lines for the next change (quote-lines.ts, cart-items.ts). It grows with
+ * what the line holds, which its item of the answer shows: a line with two options took 5.4 KB for
+ * 970 characters of item JSON, with 500 more characters of instructions 7.4 KB (ASCII) and 10.3 KB
+ * (CJK, two bytes a character wherever it is copied). Counted as a fixed part plus 10 bytes per
+ * character of item JSON, every measured line is covered; a line of 50 options or long texts counts
+ * for what it holds, not for an average line.
  */
-const BYTES_PER_LINE = 10_240;
+const BYTES_PER_LINE = 2_048;
+const BYTES_PER_ITEM_CHARACTER = 10;
+/** When the lines' items were not rendered (not seen in practice: a change renders its answer before it commits). */
+const ITEM_CHARACTERS_PER_LINE_UNRENDERED = 1_500;
 const ENTRY_OVERHEAD_BYTES = 1_024;
+
+/** What keeping `lines` costs in heap, by the measure above. */
+export function keptLinesBytes(lines: readonly CartLine[]): number {
+  const itemCharacters = renderedItemsLength(lines) ?? lines.length * ITEM_CHARACTERS_PER_LINE_UNRENDERED;
+  return ENTRY_OVERHEAD_BYTES + lines.length * BYTES_PER_LINE + itemCharacters * BYTES_PER_ITEM_CHARACTER;
+}
 
 export function createKeptCartLines(): KeptCartLines {
   const cache = new LRUCache<string, KeptLines>({
     maxSize: MAX_BYTES,
-    sizeCalculation: (kept) => ENTRY_OVERHEAD_BYTES + kept.lines.length * BYTES_PER_LINE,
+    sizeCalculation: (kept) => keptLinesBytes(kept.lines),
   });
   return {
     get: (cartId) => cache.get(cartId),
