@@ -52,6 +52,22 @@ function owner(node: Profiler.ProfileNode): string {
   return own ? `${own[1]}/${own[2]}` : url;
 }
 
+/** The `limit` heaviest entries as table rows: name, amount per request, share of `total`; names starting with `skip` left out. */
+function heaviestRows(entries: Map<string, number>, limit: number, { total, perRequest, skip }: { total: number; perRequest: (amount: number) => string; skip?: string }): string[] {
+  return [...entries]
+    .filter(([name]) => skip === undefined || !name.startsWith(skip))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, limit)
+    .map(([name, amount]) => `| ${name} | ${perRequest(amount)} | ${((amount / total) * 100).toFixed(1)}% |`);
+}
+
+/** A headline, then each table in Markdown. */
+function report(headline: string, tables: { columns: string[]; rows: string[] }[]): string {
+  const lines = [headline];
+  for (const { columns, rows } of tables) lines.push("", `| ${columns.join(" | ")} |`, `|${" --- |".repeat(columns.length)}`, ...rows);
+  return lines.join("\n");
+}
+
 function summarise(profile: Profiler.Profile, requests: number): string {
   const selfMicros = new Map<number, number>();
   const timeDeltas = profile.timeDeltas ?? [];
@@ -68,23 +84,11 @@ function summarise(profile: Profiler.Profile, requests: number): string {
     const name = `${node.callFrame.functionName || "(anonymous)"} ${who}:${node.callFrame.lineNumber + 1}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + micros);
   }
-  const rows = (entries: Map<string, number>, limit: number) =>
-    [...entries]
-      .filter(([name]) => !name.startsWith("(idle)"))
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, limit)
-      .map(([name, micros]) => `| ${name} | ${(micros / 1000 / requests).toFixed(3)} | ${((micros / busy) * 100).toFixed(1)}% |`);
-  return [
-    `CPU per request (not idle): ${(busy / 1000 / requests).toFixed(2)} ms over ${requests} requests`,
-    "",
-    "| owner | ms/request | share of busy |",
-    "| --- | --- | --- |",
-    ...rows(byOwner, 25),
-    "",
-    "| function | ms/request | share of busy |",
-    "| --- | --- | --- |",
-    ...rows(byFunction, 30),
-  ].join("\n");
+  const rows = (entries: Map<string, number>, limit: number) => heaviestRows(entries, limit, { total: busy, perRequest: (micros) => (micros / 1000 / requests).toFixed(3), skip: "(idle)" });
+  return report(`CPU per request (not idle): ${(busy / 1000 / requests).toFixed(2)} ms over ${requests} requests`, [
+    { columns: ["owner", "ms/request", "share of busy"], rows: rows(byOwner, 25) },
+    { columns: ["function", "ms/request", "share of busy"], rows: rows(byFunction, 30) },
+  ]);
 }
 
 /** Our own code: a top-level folder of ours, not a package. */
@@ -108,22 +112,11 @@ function summariseAllocation(profile: HeapProfiler.SamplingHeapProfile, requests
     for (const child of node.children) visit(child, own);
   };
   visit(profile.head, "(no function of ours on the stack)");
-  const rows = (entries: Map<string, number>, limit: number) =>
-    [...entries]
-      .sort((a, b) => b[1] - a[1])
-      .slice(0, limit)
-      .map(([name, bytes]) => `| ${name} | ${(bytes / 1024 / requests).toFixed(2)} | ${((bytes / total) * 100).toFixed(1)}% |`);
-  return [
-    `Allocated per request: ${(total / 1024 / requests).toFixed(1)} KB over ${requests} requests (sampled every 256 bytes)`,
-    "",
-    "| nearest function of ours | KB/request | share |",
-    "| --- | --- | --- |",
-    ...rows(byOwnFunction, 30),
-    "",
-    "| allocating function | KB/request | share |",
-    "| --- | --- | --- |",
-    ...rows(byFunction, 20),
-  ].join("\n");
+  const rows = (entries: Map<string, number>, limit: number) => heaviestRows(entries, limit, { total, perRequest: (bytes) => (bytes / 1024 / requests).toFixed(2) });
+  return report(`Allocated per request: ${(total / 1024 / requests).toFixed(1)} KB over ${requests} requests (sampled every 256 bytes)`, [
+    { columns: ["nearest function of ours", "KB/request", "share"], rows: rows(byOwnFunction, 30) },
+    { columns: ["allocating function", "KB/request", "share"], rows: rows(byFunction, 20) },
+  ]);
 }
 
 /** V8 takes these flags (objects the young and old generation collections freed, so every allocation counts); Node's typings do not list them yet. */
