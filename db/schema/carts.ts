@@ -74,8 +74,9 @@ export type CartWithLines = Omit<typeof carts.$inferSelect, "priced"> & { lines:
  * writes one row, whatever the cart holds. (Until migration 0008 the lines were one JSON array on the
  * cart row, and at 100 lines Postgres rewrote about 70 KB of it on every change.) A cart reads them back
  * in `seq` order; a line keeps its `seq` while it lives, and a new line takes one past the cart's
- * highest. Rows change only in the statement that changes their cart's row, so the cart row's version
- * (revision, xmin) names its lines too (server/services/cart-access.ts).
+ * highest. The service changes rows only in the statement that changes their cart's row, and a statement
+ * that changes them without it moves the cart to its next revision (migration 0009, a trigger): so the
+ * cart row's version (revision, xmin) names its lines too (server/services/cart-access.ts).
  *
  * `line` and `priced` are `json`: no SQL looks inside them, and the text is kept as written.
  */

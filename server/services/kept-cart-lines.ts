@@ -8,7 +8,9 @@ import { renderedItemsLength } from "./cart-items";
  * `xmin`, `updated_at`). A cart mutation sends the version it keeps with its read; Postgres then
  * leaves the lines out if the row is still that version, and the mutation takes the kept ones.
  * At 100 lines that spares reading, transferring and parsing about 70 KB of JSON per change. The line
- * rows (cart-lines.ts) change only with their cart's row, so its version names them too.
+ * rows (cart-lines.ts) change only with their cart's row, so its version names them too: the service
+ * writes both in one statement, and a write of line rows alone moves the cart's row to its next
+ * revision (migration 0009, a trigger).
  *
  * Only a row written by this process, at exactly the version kept, is ever completed from here:
  * any other transaction that writes the row (another instance, a job, SQL by hand) moves `xmin`, and

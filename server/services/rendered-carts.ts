@@ -11,7 +11,7 @@ import { jsonText, rememberJsonText } from "../../db/json-text";
  * A rendering is used only for a read that finds:
  * - the same row version (cart-access.ts CartForRead): its revision, which every change of the
  *   service moves, its `xmin`, which any rewrite of the row moves (even one behind the service's
- *   back), and its `updated_at`;
+ *   back, and a write of its line rows alone, which moves the row: migration 0009), and its `updated_at`;
  * - the same catalog and policy revisions of its location, which is all the read's check compares;
  * - a time before the rendering's `sameBefore` (revalidation.ts withDetectedChanges): the view of
  *   such a row depends on the time only through its idle expiry and its quotes' expiries.

@@ -84,15 +84,54 @@ describe("a cart row rewritten by anyone but this process", () => {
   it("is read again by the next change, even when its revision did not move", async () => {
     const cart = await startCart(app);
     expect((await mutate(app, cart, "POST", "/items", calamari)).status).toBe(200);
-    // Behind the service's back, as any writer of a cart's lines does (db/schema/carts.ts cartLines): a
-    // line's row, with its cart's row in the same transaction. The revision and updated_at stay, only the row's xmin moves.
+    // Behind the service's back: the cart's row, then a line's row, in one transaction (db/schema/carts.ts
+    // cartLines). The revision and updated_at stay, only the row's xmin moves.
     await app.deps.database.db.transaction(async (tx) => {
-      await tx.update(cartLines).set({ line: sql`jsonb_set(${cartLines.line}::jsonb, '{quantity}', '5')::json` }).where(eq(cartLines.cartId, cart.cartId));
       await tx.update(carts).set({ revision: sql`${carts.revision}` }).where(eq(carts.id, cart.cartId));
+      await tx.update(cartLines).set({ line: sql`jsonb_set(${cartLines.line}::jsonb, '{quantity}', '5')::json` }).where(eq(cartLines.cartId, cart.cartId));
     });
     const merged = await mutate(app, cart, "POST", "/items", calamari);
     expect((merged.body as { items: { quantity: number }[] }).items.map((item) => item.quantity)).toEqual([7]);
     await expectReadBackIdentical(cart, merged);
+  });
+});
+
+describe("a cart's line rows written alone, behind the service's back (migration 0009)", () => {
+  const editQuantity = (cartId: string, quantity: number) =>
+    app.deps.database.db.update(cartLines).set({ line: sql`jsonb_set(${cartLines.line}::jsonb, '{quantity}', ${String(quantity)}::jsonb)::json` }).where(eq(cartLines.cartId, cartId));
+  const quantities = (answer: TestResponse) => (answer.body as { items: { quantity: number }[] }).items.map((item) => item.quantity);
+
+  it("move the cart to its next revision: the old ETag conflicts, a GET answers the edit, and the next change builds on it", async () => {
+    const cart = await startCart(app);
+    const added = await mutate(app, cart, "POST", "/items", calamari);
+    expect(added.headers.get("etag")).toBe('"cart-1"');
+    // The kept rendering and the kept lines of revision 1 are this process's now; the edit must show through both.
+    expect((await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) })).headers.get("etag")).toBe('"cart-1"');
+    await editQuantity(cart.cartId, 5);
+
+    const read = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) });
+    expect(read.headers.get("etag")).toBe('"cart-2"');
+    expect(quantities(read)).toEqual([5]);
+
+    const stale = await mutate(app, cart, "POST", "/items", calamari);
+    expect(stale.status).toBe(409);
+    expect((stale.body as { code: string }).code).toBe("CART_CONFLICT");
+
+    cart.etag = '"cart-2"';
+    const merged = await mutate(app, cart, "POST", "/items", calamari);
+    expect(quantities(merged)).toEqual([7]);
+    expect(merged.headers.get("etag")).toBe('"cart-3"');
+    await expectReadBackIdentical(cart, merged);
+  });
+
+  it("deleted alone, the same: the line is gone from the next read", async () => {
+    const cart = await startCart(app);
+    await mutate(app, cart, "POST", "/items", calamari);
+    await mutate(app, cart, "POST", "/items", chowderCup);
+    await app.deps.database.db.delete(cartLines).where(eq(cartLines.cartId, cart.cartId));
+    const read = await app.call("GET", `/locations/${cart.locationId}/carts/${cart.cartId}`, { headers: cartCredential(cart) });
+    expect(read.headers.get("etag")).toBe('"cart-3"');
+    expect(quantities(read)).toEqual([]);
   });
 });
 
