@@ -139,11 +139,26 @@ describe("seedDemoData", () => {
     expect(rows).toEqual([{ rate: "0.10", amountMinor: null, active: true }]);
   });
 
-  it("restores edited seed values on re-seed without bumping revisions", async () => {
-    const [before] = await handle.db
+  const revisionsOf = async (locationId: string) => {
+    const [row] = await handle.db
       .select({ catalogRevision: locations.catalogRevision, policyRevision: locations.policyRevision })
       .from(locations)
-      .where(eq(locations.id, "loc_harbor_kitchen_downtown"));
+      .where(eq(locations.id, locationId));
+    return row;
+  };
+
+  it("writes nothing and bumps nothing when it finds the seeded values in place", async () => {
+    const before = await revisionsOf("loc_harbor_kitchen_downtown");
+    const versions = () => handle.db.select({ id: products.id, xmin: sql<string>`xmin::text` }).from(products).orderBy(products.id);
+    const rowsBefore = await versions();
+    await seedDemoData(handle.db);
+    expect(await versions()).toEqual(rowsBefore);
+    expect(await revisionsOf("loc_harbor_kitchen_downtown")).toEqual(before);
+  });
+
+  it("restores an edited catalog value and bumps that location's catalog revision, as a publication would", async () => {
+    const before = await revisionsOf("loc_harbor_kitchen_downtown");
+    const other = await revisionsOf("loc_dune_grill_marina");
     await handle.db.update(products).set({ name: "Renamed", priceMinor: 1 }).where(eq(products.id, "prd_hk_smash_burger"));
 
     await seedDemoData(handle.db);
@@ -153,10 +168,19 @@ describe("seedDemoData", () => {
       .from(products)
       .where(eq(products.id, "prd_hk_smash_burger"));
     expect(product).toEqual({ name: "Double Smash Burger", priceMinor: 1450 });
-    const [after] = await handle.db
-      .select({ catalogRevision: locations.catalogRevision, policyRevision: locations.policyRevision })
-      .from(locations)
-      .where(eq(locations.id, "loc_harbor_kitchen_downtown"));
-    expect(after).toEqual(before);
+    // Instances cache products by this revision: under the old one, one would price 1 and another 1450.
+    expect(await revisionsOf("loc_harbor_kitchen_downtown")).toEqual({ catalogRevision: (before?.catalogRevision ?? 0) + 1, policyRevision: before?.policyRevision });
+    expect(await revisionsOf("loc_dune_grill_marina")).toEqual(other);
+  });
+
+  it("restores an edited location policy and bumps its policy revision", async () => {
+    const before = await revisionsOf("loc_harbor_kitchen_downtown");
+    await handle.db.update(locations).set({ fees: sql`${locations.fees} || '{"serviceFeeRate": "0.50"}'::jsonb` }).where(eq(locations.id, "loc_harbor_kitchen_downtown"));
+
+    await seedDemoData(handle.db);
+
+    expect(await revisionsOf("loc_harbor_kitchen_downtown")).toEqual({ catalogRevision: before?.catalogRevision, policyRevision: (before?.policyRevision ?? 0) + 1 });
+    const [location] = await handle.db.select({ fees: locations.fees }).from(locations).where(eq(locations.id, "loc_harbor_kitchen_downtown"));
+    expect(location?.fees).toEqual(demoCatalog.locations.find((row) => row.id === "loc_harbor_kitchen_downtown")?.fees);
   });
 });

@@ -38,3 +38,24 @@ describe("a parked payment after an earlier decline", () => {
     expect(result.status).toBe("payment_pending");
   });
 });
+
+describe("a browser-confirmed payment after an earlier decline", () => {
+  it("order-result says failed (the old decline) while the new authorization is then captured into an order", async () => {
+    faults.capture = undefined;
+    const cart = await pricedCart(app);
+    expect((await paymentSession(app, cart)).status).toBe(200);
+    expect(((await pay(app, cart, "pm_card_chargeDeclined")).body as ResultBody).status).toBe("failed");
+    const intent = simulated.ledger.allIntents().find((i) => i.metadata.cartId === cart.cartId)!;
+    // The customer confirms another card in the browser (Stripe.js); the report is lost, the client polls.
+    simulated.ledger.confirm(intent.id, "pm_card_visa", undefined);
+    const polled = (await orderResult(app, cart)).body as ResultBody;
+    console.log("poll after the browser confirmation:", JSON.stringify(polled));
+    app.clock.now = new Date(app.clock.now.getTime() + (app.env.PAYMENT_RECONCILE_AFTER_SECONDS + 1) * 1000);
+    await runJob(app.deps, "reconcile-payments");
+    const charges = simulated.ledger.charges.filter((c) => c.intentId === intent.id);
+    const after = (await orderResult(app, cart)).body as ResultBody;
+    console.log("charges:", charges.length, "result after reconcile:", JSON.stringify(after));
+    expect(charges).toHaveLength(1);
+    expect(polled.status).toBe("payment_pending");
+  });
+});
