@@ -130,4 +130,20 @@ describe("reconcile-payments meets a failure it cannot cure", () => {
     expect(next.attention).toEqual([]);
     expect(next.details.errors).toBe(0);
   });
+
+  it("answers payment_pending for a parked payment made after a declined card, not the earlier decline", async () => {
+    const cart = await readyToPay();
+    const declined = await pay(app, cart, "pm_card_chargeDeclined");
+    expect((declined.body as ResultBody).status).toBe("failed");
+    faults.capture = new PaymentProcessorError("rejected", "capture refused (test)");
+    expect((await pay(app, cart, "pm_card_visa")).status).toBe(500);
+    passReconcileDelay();
+    expect((await runJob(app.deps, "reconcile-payments")).details.parked).toBe(1);
+    expect(await attemptStatuses(cart.cartId)).toEqual(["failed", "needs_review"]);
+    // The second card holds money: told "failed", the customer would pay again.
+    expect((await readCart(app, cart)).status).toBe("LOCKED");
+    expect(((await orderResult(app, cart)).body as ResultBody).status).toBe("payment_pending");
+    expect(((await pay(app, cart, "pm_card_visa")).body as ResultBody).status).toBe("payment_pending");
+    expect(await orderCount(app, cart.cartId)).toBe(0);
+  });
 });

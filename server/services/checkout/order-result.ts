@@ -44,13 +44,15 @@ export async function readOrderResult(ctx: RequestContext, cartId: string): Prom
     return { status: "completed", orderId: placed.order.id, receiptId: placed.receipt.id, ...(receiptToken ? { receiptToken } : {}) };
   }
 
+  // A LOCKED cart is held for a payment in flight, or parked for review with money held (needs_review):
+  // an earlier card's decline is history then, and answering it would send the customer to pay again.
+  const [cart] = await db.select({ status: carts.status, expiresAt: carts.expiresAt }).from(carts).where(eq(carts.id, cartId));
   const attempts = await db.select().from(paymentAttempts).where(eq(paymentAttempts.cartId, cartId)).orderBy(desc(paymentAttempts.createdAt)).limit(20);
-  if (attempts.some((attempt) => attempt.status === "pending")) return { status: "payment_pending", pollAfterMs: PAYMENT_POLL_MS };
+  if (cart?.status === "LOCKED" || attempts.some((attempt) => attempt.status === "pending")) return { status: "payment_pending", pollAfterMs: PAYMENT_POLL_MS };
   const failed = attempts.find((attempt) => attempt.status === "failed");
   if (failed) {
     return { status: "failed", failure: { code: failed.failureCode ?? "payment_failed", message: failed.failureMessage ?? "The payment failed." } };
   }
-  const [cart] = await db.select({ status: carts.status, expiresAt: carts.expiresAt }).from(carts).where(eq(carts.id, cartId));
   if (cart && effectiveStatus(cart, now) === "EXPIRED") {
     return { status: "failed", failure: { code: "cart_expired", message: "The cart expired before it was paid; start a new order." } };
   }
