@@ -49,7 +49,7 @@ export const orderResultSchema = z
     failure: z
       .strictObject({ code: z.string(), message: z.string() })
       .optional()
-      .meta({ description: "Why the last payment failed (e.g. card_declined, authentication_required; order_not_placed when the order could not be stored, so the card was not charged and its authorisation was released). The cart is OPEN again: pay with another card; after order_not_placed another card meets the same refusal until the restaurant fixes its cause." }),
+      .meta({ description: "Why the last payment failed (e.g. card_declined, authentication_required; order_not_placed when the order could not be stored, so the card was not charged and its authorisation was released; quote_not_payable when a confirmation the server could not send in time was never sent, as the cart's quote could no longer be paid). The cart is OPEN again: pay with another card; after order_not_placed another card meets the same refusal until the restaurant fixes its cause." }),
     pollAfterMs: z.number().int().min(0).optional().meta({ description: "While pending: how long to wait before polling again (also sent as Retry-After, in seconds)." }),
   })
   .meta({ id: "OrderResult" });

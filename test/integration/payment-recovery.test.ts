@@ -4,8 +4,8 @@ import { paymentAttempts } from "../../db/schema";
 import { createSimulatedProcessor } from "../../server/integrations/payments/simulated";
 import { PaymentProcessorError, type PaymentProcessor } from "../../server/integrations/payments/types";
 import { runJob } from "../../server/jobs/run";
-import { orderCount, orderResult, pay, paymentSession, pricedCart, readCart, type CheckoutCart, type ResultBody } from "../checkout-helpers";
-import { createTestApp, type TestApp } from "../harness";
+import { duneHummus, orderCount, orderResult, pay, paymentSession, pricedCart, readCart, type CheckoutCart, type ResultBody } from "../checkout-helpers";
+import { createTestApp, DUNE, type TestApp } from "../harness";
 
 /**
  * A payment that fails for any reason other than a decline must leave the cart where the customer
@@ -13,7 +13,7 @@ import { createTestApp, type TestApp } from "../harness";
  * the cart (the card holds nothing) or parks it for review (it may hold money), and says which.
  */
 const simulated = createSimulatedProcessor({ webhookSecret: "whsec_recovery_test" });
-const faults = { confirm: undefined as Error | undefined, capture: undefined as Error | undefined, retrieveFailures: 0 };
+const faults = { confirm: undefined as Error | undefined, confirmThenFail: undefined as Error | undefined, capture: undefined as Error | undefined, retrieveFailures: 0 };
 
 function faulty(inner: PaymentProcessor): PaymentProcessor {
   return {
@@ -26,7 +26,12 @@ function faulty(inner: PaymentProcessor): PaymentProcessor {
       }
       return inner.retrieveIntent(intentId);
     },
-    confirmIntent: (request) => (faults.confirm ? Promise.reject(faults.confirm) : inner.confirmIntent(request)),
+    confirmIntent: (request) => {
+      if (faults.confirm) return Promise.reject(faults.confirm);
+      const thenFail = faults.confirmThenFail;
+      faults.confirmThenFail = undefined;
+      return thenFail ? inner.confirmIntent(request).then(() => Promise.reject(thenFail)) : inner.confirmIntent(request);
+    },
     captureIntent: (request) => (faults.capture ? Promise.reject(faults.capture) : inner.captureIntent(request)),
     cancelIntent: (request) => inner.cancelIntent(request),
   };
@@ -41,6 +46,7 @@ afterAll(async () => {
 });
 beforeEach(() => {
   faults.confirm = undefined;
+  faults.confirmThenFail = undefined;
   faults.capture = undefined;
   faults.retrieveFailures = 0;
 });
@@ -145,5 +151,69 @@ describe("reconcile-payments meets a failure it cannot cure", () => {
     expect(((await orderResult(app, cart)).body as ResultBody).status).toBe("payment_pending");
     expect(((await pay(app, cart, "pm_card_visa")).body as ResultBody).status).toBe("payment_pending");
     expect(await orderCount(app, cart.cartId)).toBe(0);
+  });
+});
+
+describe("a server-side confirmation an outage left unsent", () => {
+  const unreachable = () => new PaymentProcessorError("unavailable", "processor unreachable (test)");
+  const intentOf = (cartId: string) => simulated.ledger.allIntents().find((intent) => intent.metadata.cartId === cartId);
+
+  it("is not sent once the quote can no longer be paid: nothing is charged, the attempt fails, the cart reopens", async () => {
+    const before = app.clock.now;
+    try {
+      // Dune Grill serves until 23:00: an ASAP order at 22:30 is payable, the same order at 03:30 is not.
+      app.clock.now = new Date("2026-12-02T22:30:00+04:00");
+      const cart = await pricedCart(app, duneHummus, DUNE.locationId);
+      expect((await paymentSession(app, cart)).status).toBe(200);
+      faults.confirm = unreachable();
+      expect((await pay(app, cart, "pm_card_visa")).status).toBe(503);
+      expect((await readCart(app, cart)).status).toBe("LOCKED");
+
+      faults.confirm = undefined;
+      app.clock.now = new Date("2026-12-03T03:30:00+04:00");
+      await runJob(app.deps, "reconcile-payments");
+
+      expect(await orderCount(app, cart.cartId)).toBe(0);
+      const intent = intentOf(cart.cartId);
+      expect(simulated.ledger.charges.filter((charge) => charge.intentId === intent?.id)).toEqual([]);
+      expect(intent?.status).not.toBe("requires_capture");
+      expect(await attemptStatuses(cart.cartId)).toEqual(["failed"]);
+      expect((await readCart(app, cart)).status).toBe("OPEN");
+      expect(((await orderResult(app, cart)).body as ResultBody).failure?.code).toBe("quote_not_payable");
+    } finally {
+      app.clock.now = before;
+    }
+  });
+
+  it("is sent again while the quote can still be paid: one order, one charge", async () => {
+    const cart = await readyToPay();
+    faults.confirm = unreachable();
+    expect((await pay(app, cart, "pm_card_visa")).status).toBe(503);
+    faults.confirm = undefined;
+    passReconcileDelay();
+    await runJob(app.deps, "reconcile-payments");
+    expect(await orderCount(app, cart.cartId)).toBe(1);
+    const intent = intentOf(cart.cartId);
+    expect(simulated.ledger.charges.filter((charge) => charge.intentId === intent?.id)).toHaveLength(1);
+  });
+
+  it("that reached the processor after all is carried on, even once the quote could no longer be paid: the card was authorized while it could", async () => {
+    const before = app.clock.now;
+    try {
+      app.clock.now = new Date("2026-12-02T22:30:00+04:00");
+      const cart = await pricedCart(app, duneHummus, DUNE.locationId);
+      expect((await paymentSession(app, cart)).status).toBe(200);
+      // The processor confirms, and its answer is lost on the way back.
+      faults.confirmThenFail = unreachable();
+      expect((await pay(app, cart, "pm_card_visa")).status).toBe(503);
+      expect(intentOf(cart.cartId)?.status).toBe("requires_capture");
+
+      app.clock.now = new Date("2026-12-02T23:45:00+04:00");
+      await runJob(app.deps, "reconcile-payments");
+      expect(await orderCount(app, cart.cartId)).toBe(1);
+      expect(simulated.ledger.charges.filter((charge) => charge.intentId === intentOf(cart.cartId)?.id)).toHaveLength(1);
+    } finally {
+      app.clock.now = before;
+    }
   });
 });

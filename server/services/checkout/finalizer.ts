@@ -12,7 +12,7 @@ import { effectiveStatus } from "../cart-view";
 import { findLocation } from "../locations";
 import { placeOrder } from "./order-placement";
 import { lostIntent, processorCall, retrieveOrNull } from "./processor-calls";
-import { settlementBlockers } from "./quote-guard";
+import { offerFactsOf, payabilityBlockers, settlementBlockers } from "./quote-guard";
 
 type AttemptRow = typeof paymentAttempts.$inferSelect;
 
@@ -106,9 +106,25 @@ async function decide(tx: Tx, deps: AppDeps, cartId: string, observation: Observ
     await tx.update(paymentAttempts).set({ confirmedAt: attempt.confirmedAt }).where(eq(paymentAttempts.id, attempt.id));
     trusted = true;
   }
-  // A server-side confirmation recorded but not known to have been sent: send it (again, same key).
+  // A server-side confirmation recorded but not known to have been sent: send it (again, same key), while
+  // the quote is still payable. Left unsent by an outage, it must not go out hours later for an order
+  // time long past or a menu no longer served: then what the intent is now decides.
   if (attempt?.paymentMethodId && attempt.confirmKey && !attempt.confirmedAt) {
-    return { kind: "confirm", attemptId: attempt.id, intentId: attempt.intentId, paymentMethodId: attempt.paymentMethodId, idempotencyKey: attempt.confirmKey };
+    if (await payableNow(tx, cart, deps.now())) {
+      return { kind: "confirm", attemptId: attempt.id, intentId: attempt.intentId, paymentMethodId: attempt.paymentMethodId, idempotencyKey: attempt.confirmKey };
+    }
+    const stateKey = attemptStateKey(attempt);
+    const intent = observation?.intent;
+    if (intent?.id !== attempt.intentId || observation?.stateKey !== stateKey) return { kind: "observe", intentId: attempt.intentId, stateKey };
+    if (HOLDS_NO_MONEY.has(intent.status)) {
+      // Never confirmed (or refused): the card holds nothing, and the confirmation is never sent.
+      await failAttempt(tx, deps, cart, attempt, QUOTE_NOT_PAYABLE);
+      return { kind: "done" };
+    }
+    // The first send reached the processor after all: carried on as any confirmed attempt.
+    const confirmed = { ...attempt, confirmedAt: deps.now() };
+    await tx.update(paymentAttempts).set({ confirmedAt: confirmed.confirmedAt }).where(eq(paymentAttempts.id, attempt.id));
+    return decideForAttempt(tx, deps, cart, confirmed, intent, attemptStateKey(confirmed));
   }
 
   const [session] = await tx.select().from(paymentSessions).where(eq(paymentSessions.cartId, cartId));
@@ -232,6 +248,17 @@ async function releaseUnplaceable(tx: Tx, deps: AppDeps, cart: CartRow, attempt:
   if (intent.status === "processing") return { kind: "done" };
   await failAttempt(tx, deps, cart, attempt, ORDER_NOT_PLACED);
   return { kind: "done" };
+}
+
+const QUOTE_NOT_PAYABLE = {
+  code: "quote_not_payable",
+  message: "The payment could not be sent while the cart's quote was payable (the order time, menus or prices have moved on since): nothing was charged; price the cart again and pay.",
+};
+
+/** Whether the locked cart's quote could be paid now, as a payment the server confirms requires (assertQuotePayable). */
+async function payableNow(tx: Tx, cart: CartRow, now: Date): Promise<boolean> {
+  const location = await findLocation(tx, cart.locationId, { allowSlug: false });
+  return payabilityBlockers(cart, now, { location, offer: await offerFactsOf(tx, location, cart) }).blockers.length === 0;
 }
 
 const CHARGED_WITHOUT_ORDER = {

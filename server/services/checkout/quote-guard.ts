@@ -41,13 +41,19 @@ export async function offerFactsOf(executor: Executor, location: LocationRow, ca
  * payment the server confirms itself (with a payment method).
  */
 export function assertQuotePayable(cart: CartRow, now: Date, context: { location: LocationRow; offer: OfferFacts; clientFingerprint?: string | undefined }): void {
+  const { blockers, ownRemedies } = payabilityBlockers(cart, now, context);
+  refuseUnless(cart, blockers, { clientFingerprint: context.clientFingerprint, ownRemedies });
+}
+
+/** Why the quote cannot be paid now (none: payable), as assertQuotePayable refuses it; `ownRemedies`, those that name their own remedy. */
+export function payabilityBlockers(cart: CartRow, now: Date, context: { location: LocationRow; offer: OfferFacts }): { blockers: CheckoutBlocker[]; ownRemedies: (CheckoutBlocker | undefined)[] } {
   const closed = orderTimeBlocker(cart, context.location, now) ?? unservedLinesBlocker(cart, context.location, context.offer.menuHours, now);
   const withdrawn = withdrawnDiscountBlocker(cart.discount, cart.priced.discountTotal, context.offer.discount);
   const undeliverable = serviceDetailsBlocker(cart);
-  refuseUnless(cart, [...checkoutBlockers(cart, context.location, now), ...[closed, withdrawn, undeliverable].filter((blocker) => blocker !== undefined)], {
-    clientFingerprint: context.clientFingerprint,
+  return {
+    blockers: [...checkoutBlockers(cart, context.location, now), ...[closed, withdrawn, undeliverable].filter((blocker) => blocker !== undefined)],
     ownRemedies: [closed, withdrawn, undeliverable],
-  });
+  };
 }
 
 /**
