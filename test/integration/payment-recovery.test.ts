@@ -157,63 +157,53 @@ describe("reconcile-payments meets a failure it cannot cure", () => {
 describe("a server-side confirmation an outage left unsent", () => {
   const unreachable = () => new PaymentProcessorError("unavailable", "processor unreachable (test)");
   const intentOf = (cartId: string) => simulated.ledger.allIntents().find((intent) => intent.metadata.cartId === cartId);
+  const chargesOf = (cartId: string) => simulated.ledger.charges.filter((charge) => charge.intentId === intentOf(cartId)?.id);
 
-  it("is not sent once the quote can no longer be paid: nothing is charged, the attempt fails, the cart reopens", async () => {
+  /**
+   * An ASAP order at Dune Grill (served until 23:00) paid at 22:30 with a card the server confirms, `fault`
+   * set for that confirmation; then the reconciliation job at `later`. The test clock is put back after.
+   */
+  async function payAt2230ThenReconcileAt(later: string, fault: "confirm" | "confirmThenFail", check: (cart: CheckoutCart) => Promise<void>): Promise<void> {
     const before = app.clock.now;
     try {
-      // Dune Grill serves until 23:00: an ASAP order at 22:30 is payable, the same order at 03:30 is not.
       app.clock.now = new Date("2026-12-02T22:30:00+04:00");
       const cart = await pricedCart(app, duneHummus, DUNE.locationId);
       expect((await paymentSession(app, cart)).status).toBe(200);
-      faults.confirm = unreachable();
+      faults[fault] = unreachable();
       expect((await pay(app, cart, "pm_card_visa")).status).toBe(503);
       expect((await readCart(app, cart)).status).toBe("LOCKED");
-
       faults.confirm = undefined;
-      app.clock.now = new Date("2026-12-03T03:30:00+04:00");
+      app.clock.now = new Date(later);
       await runJob(app.deps, "reconcile-payments");
+      await check(cart);
+    } finally {
+      app.clock.now = before;
+    }
+  }
 
+  it("is not sent once the quote can no longer be paid: nothing is charged, the attempt fails, the cart reopens", async () => {
+    await payAt2230ThenReconcileAt("2026-12-03T03:30:00+04:00", "confirm", async (cart) => {
       expect(await orderCount(app, cart.cartId)).toBe(0);
-      const intent = intentOf(cart.cartId);
-      expect(simulated.ledger.charges.filter((charge) => charge.intentId === intent?.id)).toEqual([]);
-      expect(intent?.status).not.toBe("requires_capture");
+      expect(chargesOf(cart.cartId)).toEqual([]);
+      expect(intentOf(cart.cartId)?.status).not.toBe("requires_capture");
       expect(await attemptStatuses(cart.cartId)).toEqual(["failed"]);
       expect((await readCart(app, cart)).status).toBe("OPEN");
       expect(((await orderResult(app, cart)).body as ResultBody).failure?.code).toBe("quote_not_payable");
-    } finally {
-      app.clock.now = before;
-    }
+    });
   });
 
   it("is sent again while the quote can still be paid: one order, one charge", async () => {
-    const cart = await readyToPay();
-    faults.confirm = unreachable();
-    expect((await pay(app, cart, "pm_card_visa")).status).toBe(503);
-    faults.confirm = undefined;
-    passReconcileDelay();
-    await runJob(app.deps, "reconcile-payments");
-    expect(await orderCount(app, cart.cartId)).toBe(1);
-    const intent = intentOf(cart.cartId);
-    expect(simulated.ledger.charges.filter((charge) => charge.intentId === intent?.id)).toHaveLength(1);
+    await payAt2230ThenReconcileAt("2026-12-02T22:32:00+04:00", "confirm", async (cart) => {
+      expect(await orderCount(app, cart.cartId)).toBe(1);
+      expect(chargesOf(cart.cartId)).toHaveLength(1);
+    });
   });
 
   it("that reached the processor after all is carried on, even once the quote could no longer be paid: the card was authorized while it could", async () => {
-    const before = app.clock.now;
-    try {
-      app.clock.now = new Date("2026-12-02T22:30:00+04:00");
-      const cart = await pricedCart(app, duneHummus, DUNE.locationId);
-      expect((await paymentSession(app, cart)).status).toBe(200);
-      // The processor confirms, and its answer is lost on the way back.
-      faults.confirmThenFail = unreachable();
-      expect((await pay(app, cart, "pm_card_visa")).status).toBe(503);
-      expect(intentOf(cart.cartId)?.status).toBe("requires_capture");
-
-      app.clock.now = new Date("2026-12-02T23:45:00+04:00");
-      await runJob(app.deps, "reconcile-payments");
+    // The processor confirms, and its answer is lost on the way back.
+    await payAt2230ThenReconcileAt("2026-12-02T23:45:00+04:00", "confirmThenFail", async (cart) => {
       expect(await orderCount(app, cart.cartId)).toBe(1);
-      expect(simulated.ledger.charges.filter((charge) => charge.intentId === intentOf(cart.cartId)?.id)).toHaveLength(1);
-    } finally {
-      app.clock.now = before;
-    }
+      expect(chargesOf(cart.cartId)).toHaveLength(1);
+    });
   });
 });
