@@ -154,6 +154,28 @@ describe("reconcile-payments meets a failure it cannot cure", () => {
   });
 });
 
+describe("a card confirmed in the browser after a decline, its report lost", () => {
+  it("is found by the next result poll, which settles it as the webhook would: one order, one charge, never 'failed'", async () => {
+    const cart = await readyToPay();
+    expect(((await pay(app, cart, "pm_card_chargeDeclined")).body as ResultBody).status).toBe("failed");
+    const intent = simulated.ledger.allIntents().find((each) => each.metadata.cartId === cart.cartId);
+    if (!intent) throw new Error("no intent for the cart");
+    simulated.ledger.confirm(intent.id, "pm_card_visa", undefined);
+
+    const polled = (await orderResult(app, cart)).body as ResultBody;
+    expect(polled.status).not.toBe("failed");
+    expect(await orderCount(app, cart.cartId)).toBe(1);
+    expect(simulated.ledger.charges.filter((charge) => charge.intentId === intent.id)).toHaveLength(1);
+  });
+
+  it("while nothing was confirmed again, the poll still answers the decline", async () => {
+    const cart = await readyToPay();
+    expect(((await pay(app, cart, "pm_card_chargeDeclined")).body as ResultBody).status).toBe("failed");
+    expect(((await orderResult(app, cart)).body as ResultBody).failure?.code).toBe("generic_decline");
+    expect((await readCart(app, cart)).status).toBe("OPEN");
+  });
+});
+
 describe("a server-side confirmation an outage left unsent", () => {
   const unreachable = () => new PaymentProcessorError("unavailable", "processor unreachable (test)");
   const intentOf = (cartId: string) => simulated.ledger.allIntents().find((intent) => intent.metadata.cartId === cartId);

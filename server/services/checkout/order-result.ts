@@ -20,10 +20,17 @@ const MAX_ORDER_POLL_MS = 5000;
  */
 export async function getOrderResult(ctx: RequestContext, ids: CartIds): Promise<OrderResultView> {
   const cart = await loadAuthorizedCart(ctx.deps.database.db, ctx, ids.locationId, ids.cartId);
-  if (cart.status === "LOCKED") await settleCart(ctx.deps, cart.id);
+  // An OPEN cart whose last payment failed may have been paid since with another card in the browser, its
+  // report lost: the intent is read, as the webhook would read it, before an old decline is answered.
+  if (cart.status === "LOCKED" || (cart.status === "OPEN" && (await lastAttemptFailed(ctx, cart.id)))) await settleCart(ctx.deps, cart.id);
   const result = await readOrderResult(ctx, cart.id);
   Object.assign(ctx.response.headers, orderResultHeaders(result));
   return result;
+}
+
+async function lastAttemptFailed(ctx: RequestContext, cartId: string): Promise<boolean> {
+  const [latest] = await ctx.deps.database.db.select({ status: paymentAttempts.status }).from(paymentAttempts).where(eq(paymentAttempts.cartId, cartId)).orderBy(desc(paymentAttempts.createdAt)).limit(1);
+  return latest?.status === "failed";
 }
 
 /**
