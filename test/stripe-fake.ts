@@ -15,13 +15,20 @@ import { LedgerError, PaymentIntentLedger, type LedgerIntent } from "../server/i
  */
 export type RecordedRequest = { method: string; path: string; idempotencyKey: string | undefined; body: Record<string, unknown> };
 
-type Fault = { method: string; path: RegExp; kind: "status"; status: number } | { method: string; path: RegExp; kind: "delay"; delayMs: number };
+/**
+ * `status`: the next matching request answers `status`. Without `kept`, it runs nothing and the fake
+ * keeps nothing (a refusal before the endpoint ran, or a proxy in front). With `kept`, it is a server
+ * error once the endpoint began, which Stripe keeps under the request's Idempotency-Key and answers
+ * to every later request with that key (docs.stripe.com/api/idempotent_requests): "before" the
+ * request did anything, "after" it did its work (the intent moved) and the answer was still an error.
+ */
+type Fault = { method: string; path: RegExp; kind: "status"; status: number; kept?: "before" | "after" } | { method: string; path: RegExp; kind: "delay"; delayMs: number };
 
 export type FakeStripe = {
   url: string;
   ledger: PaymentIntentLedger;
   requests: RecordedRequest[];
-  /** The next request matching method and path answers `status` (after running nothing), or is held for `delayMs` first. */
+  /** The next request matching method and path answers `status` (see Fault), or is held for `delayMs` first. */
   inject: (fault: Fault) => void;
   close: () => Promise<void>;
 };
@@ -32,6 +39,7 @@ export async function startFakeStripe(clock: () => Date = () => new Date()): Pro
   const ledger = new PaymentIntentLedger(clock);
   const requests: RecordedRequest[] = [];
   const faults: Fault[] = [];
+  const keptErrors = new Map<string, number>();
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => send(res, 500, { error: { type: "api_error", message: String(error) } }));
@@ -45,12 +53,23 @@ export async function startFakeStripe(clock: () => Date = () => new Date()): Pro
     const idempotencyKey = headerValue(req.headers["idempotency-key"]);
     requests.push({ method, path: url.pathname, idempotencyKey, body: params });
 
+    const kept = idempotencyKey === undefined ? undefined : keptErrors.get(idempotencyKey);
+    if (kept !== undefined) return send(res, kept, { error: { type: "api_error", message: "Injected failure (kept under this key)" } }, { "idempotent-replayed": "true" });
     const faultIndex = faults.findIndex((fault) => fault.method === method && fault.path.test(url.pathname));
     if (faultIndex >= 0) {
       const [fault] = faults.splice(faultIndex, 1);
-      if (fault?.kind === "status") return send(res, fault.status, { error: { type: "api_error", message: "Injected failure" } });
+      if (fault?.kind === "status") {
+        if (fault.kept !== undefined && idempotencyKey !== undefined) keptErrors.set(idempotencyKey, fault.status);
+        if (fault.kept === "after") respond(req, url, method, params, idempotencyKey, { writeHead: () => undefined, end: () => undefined });
+        return send(res, fault.status, { error: { type: "api_error", message: "Injected failure" } });
+      }
       if (fault?.kind === "delay") await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     }
+    respond(req, url, method, params, idempotencyKey, res);
+  }
+
+  /** Runs the request and answers it on `res` (a sink that drops the answer, for a kept error after the work). */
+  function respond(req: IncomingMessage, url: URL, method: string, params: Record<string, unknown>, idempotencyKey: string | undefined, res: Answer): void {
     if (headerValue(req.headers.authorization) !== `Bearer ${FAKE_STRIPE_KEY}`) {
       return send(res, 401, { error: { type: "invalid_request_error", message: "Invalid API Key provided" } });
     }
@@ -143,8 +162,11 @@ function withExpansion(intent: LedgerIntent, expand: string[]): Record<string, u
   return expand.includes("payment_method") ? intent : { ...intent, payment_method: intent.payment_method?.id ?? null };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${Date.now()}` });
+/** Where an answer goes: the response, or nowhere. */
+type Answer = { writeHead: (status: number, headers: Record<string, string>) => unknown; end: (text: string) => unknown };
+
+function send(res: Answer, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { "content-type": "application/json", "request-id": `req_fake_${Date.now()}`, ...headers });
   res.end(JSON.stringify(body));
 }
 

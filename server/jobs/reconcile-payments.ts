@@ -23,9 +23,9 @@ const OUTAGE_AFTER_UNAVAILABLE_CARTS = 3;
  * - carts past their idle expiry whose payment session still holds an intent: it is canceled, an
  *   authorization's hold on the card included.
  *
- * The finalizer holds the cart's row lock for each decision and uses idempotency keys every
- * caller derives identically, so this job may run on several instances at once, next to live
- * requests, without a second charge or order. Carts are visited in id order from a cursor, so a
+ * The finalizer holds the cart's row lock for each decision, and the processor's intents refuse a
+ * second confirmation, capture or cancellation, so this job may run on several instances at once,
+ * next to live requests, without a second charge or order. Carts are visited in id order from a cursor, so a
  * payment that stays pending is not revisited within one run.
  */
 export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {
@@ -53,8 +53,8 @@ export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {
         if (result.outcome === "unavailable") {
           counts.errors += 1;
           passedOver += 1;
-          // One cart's processor call failing (a key whose error the processor keeps replaying) must
-          // not hold up the others; several in a row are an outage, and the next run retries.
+          // One cart's processor call failing must not hold up the others; several in a row are an
+          // outage, and the next run retries.
           unavailableInARow += 1;
           if (unavailableInARow >= OUTAGE_AFTER_UNAVAILABLE_CARTS) return { processed: counts.completed + counts.released, batches, complete: false, details: counts, attention };
           continue;

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import Stripe from "stripe";
 import { toProcessorIntent, verifyStripeWebhook } from "./stripe-shape";
 import { isPaymentProcessorError, PaymentProcessorError, type PaymentProcessor, type ProcessorIntent } from "./types";
@@ -96,7 +97,10 @@ export function createStripeProcessor(options: StripeProcessorOptions): PaymentP
         }
         const owner = typeof method.customer === "string" ? method.customer : method.customer?.id;
         if (owner !== processorCustomerId) return false;
-        await translated(() => client.paymentMethods.detach(paymentMethodId, {}, { idempotencyKey: `${paymentMethodId}:detach` }));
+        // A key of its own for each try: detaching is safe to repeat (a detached card is not the
+        // customer's any more, above), and a server error Stripe keeps under a fixed key would refuse
+        // the customer's removal of the card for a day.
+        await translated(() => client.paymentMethods.detach(paymentMethodId, {}, { idempotencyKey: `${paymentMethodId}:detach:${randomUUID()}` }));
         return true;
       },
     },
@@ -113,10 +117,13 @@ async function translated<T>(operation: () => Promise<T>): Promise<T> {
 
 function translate(error: unknown): unknown {
   if (!(error instanceof Stripe.errors.StripeError)) return error;
-  if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || error instanceof Stripe.errors.StripeRateLimitError) {
-    return new PaymentProcessorError("unavailable", error.message, { cause: error });
+  // Stripe keeps a server error (5xx) under the request's idempotency key once the endpoint began to
+  // run, and answers it again to the same key for 24 hours (docs.stripe.com/api/idempotent_requests).
+  // A rate limit or a lost connection is not kept.
+  const keptUnderKey = (error.statusCode ?? 0) >= 500;
+  if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || error instanceof Stripe.errors.StripeRateLimitError || keptUnderKey) {
+    return new PaymentProcessorError("unavailable", error.message, { cause: error, keptUnderKey });
   }
-  if ((error.statusCode ?? 0) >= 500) return new PaymentProcessorError("unavailable", error.message, { cause: error });
   if (error.code === "payment_intent_unexpected_state") return new PaymentProcessorError("invalid_state", error.message, { cause: error });
   if (error.code === "resource_missing" && error.statusCode === 404) return new PaymentProcessorError("not_found", error.message, { cause: error });
   if (error instanceof Stripe.errors.StripeInvalidRequestError) return new PaymentProcessorError("invalid_request", error.message, { cause: error });

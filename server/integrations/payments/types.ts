@@ -15,12 +15,20 @@ export type ProcessorErrorKind = "unavailable" | "invalid_state" | "not_found" |
 
 export class PaymentProcessorError extends Error {
   readonly kind: ProcessorErrorKind;
+  /**
+   * The processor answered with a server error, which it keeps under the call's idempotency key and
+   * answers again to every call with that key (Stripe: 24 hours). Only a call with another key can
+   * get another answer. False when no answer came (a timeout, a lost connection): the same key then
+   * finds whatever the first call did.
+   */
+  readonly keptUnderKey: boolean;
 
-  constructor(kind: ProcessorErrorKind, message: string, options: { cause?: unknown } = {}) {
+  constructor(kind: ProcessorErrorKind, message: string, options: { cause?: unknown; keptUnderKey?: boolean } = {}) {
     super(message, { cause: options.cause });
     this.name = "PaymentProcessorError";
     markErrorKind(this, "PaymentProcessorError");
     this.kind = kind;
+    this.keptUnderKey = options.keptUnderKey ?? false;
   }
 }
 

@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Tx } from "../../../db/client";
 import { carts, orders, paymentAttempts, paymentSessions } from "../../../db/schema";
 import type { AppDeps } from "../../app/deps";
@@ -11,7 +11,7 @@ import { lockCart, type CartRow } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import { findLocation } from "../locations";
 import { placeOrder } from "./order-placement";
-import { lostIntent, processorCall, retrieveOrNull } from "./processor-calls";
+import { keptUnderKey, lostIntent, nextTryKey, processorCall, retrieveOrNull } from "./processor-calls";
 import { offerFactsOf, payabilityBlockers, settlementBlockers } from "./quote-guard";
 
 type AttemptRow = typeof paymentAttempts.$inferSelect;
@@ -40,8 +40,11 @@ const MAX_STEPS = 8;
  * Each step is decided in one transaction holding the cart row lock (SELECT ... FOR UPDATE), from
  * the database and the intent as the processor reports it now (never from a webhook payload, so a
  * late or repeated event cannot move anything backwards). Processor calls happen between
- * transactions, with idempotency keys that every caller derives identically, so concurrent
- * finalizers send the same confirmation or capture and the processor performs it once.
+ * transactions. A confirmation carries its attempt's key, the same for every caller, so that a
+ * repeated one finds the card's first answer; a capture or cancellation carries a key of its own for
+ * each try (the intent refuses a second one, and the refusal is read as the intent's state). A key
+ * the processor answered with a server error, which it answers again to that key for a day, is never
+ * sent again: the next try has another.
  *
  * Money moves only by capture, and capture happens only while the cart is LOCKED for an attempt on
  * that intent, the authorized amount, currency, cart and quote equal the locked cart's quote, and
@@ -154,7 +157,10 @@ async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: A
     case "requires_capture":
       if (carriesQuote) {
         const unplaceable = await rehearseOrder(tx, cart, attempt, intent, deps);
-        if (unplaceable === undefined) return { kind: "capture", intentId: intent.id, idempotencyKey: `${intent.id}:capture`, stateKey };
+        // A key of its own for each try, as releaseUnplaceable's: the processor answers a key's first
+        // outcome again, a server error included, and capturing is safe to repeat (a captured intent
+        // refuses a second capture, and `capture` then reads the intent as it is).
+        if (unplaceable === undefined) return { kind: "capture", intentId: intent.id, idempotencyKey: `${intent.id}:capture:${deps.now().getTime()}`, stateKey };
         logger.error({ cartId: cart.id, intentId: intent.id, err: unplaceable }, "the paid order cannot be stored: its authorization is canceled, never captured");
         // Recorded before the cancellation is sent, and kept while it is not done: whoever settles this
         // cart next (the report, a poll, the webhook, the reconciliation job) cancels, never captures.
@@ -221,7 +227,8 @@ const OPEN_INTENT_STATUSES = new Set<ProcessorIntent["status"]>(["requires_payme
  */
 async function retireIntentOfExpiredCart(tx: Tx, deps: AppDeps, cart: CartRow, intent: ProcessorIntent): Promise<Step> {
   if (OPEN_INTENT_STATUSES.has(intent.status)) {
-    return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-expired-cart`, stateKey: attemptStateKey(undefined) };
+    // A key of its own for each try, as releaseUnplaceable's.
+    return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-expired-cart:${deps.now().getTime()}`, stateKey: attemptStateKey(undefined) };
   }
   if (intent.status === "canceled") {
     await tx
@@ -347,6 +354,11 @@ async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>):
   try {
     return await processorCall(() => deps.payments.confirmIntent({ intentId: step.intentId, paymentMethodId: step.paymentMethodId, idempotencyKey: step.idempotencyKey }));
   } catch (error) {
+    // A server error the processor keeps under the key: the next caller sends the confirmation with
+    // the attempt's next key. Not a card's answer, so a second try cannot turn a decline into another
+    // attempt at the card; and if this one was confirmed after all, the intent refuses the next, which
+    // reads it below.
+    if (keptUnderKey(error)) await retireConfirmKey(deps, step);
     // Unreachable: the confirmation may have happened; the next caller sends it again with the same
     // key. Not the processor's answer at all (a crash, a bug): the cart stays LOCKED for the next
     // caller or the reconciliation job (`releaseOrPark`).
@@ -359,6 +371,14 @@ async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>):
     logger.warn({ intentId: step.intentId, err: error }, "the card processor refused a confirmation");
     return { ...current, status: "requires_payment_method", lastError: invalidMethod ? INVALID_PAYMENT_METHOD : PROCESSOR_REFUSED };
   }
+}
+
+/** Moves the attempt to the next confirmation key, unless another caller already did or it was confirmed meanwhile. */
+async function retireConfirmKey(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>): Promise<void> {
+  await deps.database.db
+    .update(paymentAttempts)
+    .set({ confirmKey: nextTryKey(step.idempotencyKey) })
+    .where(and(eq(paymentAttempts.id, step.attemptId), eq(paymentAttempts.confirmKey, step.idempotencyKey), isNull(paymentAttempts.confirmedAt)));
 }
 
 const INVALID_PAYMENT_METHOD = { code: "invalid_payment_method", message: "The card processor did not accept this payment method; try another card." };

@@ -5,7 +5,7 @@ import type { AppDeps } from "../../app/deps";
 import { planIntentChange, type IntentTerms, type ProcessorIntent } from "../../domain/payments";
 import { AppError } from "../../errors";
 import { isPaymentProcessorError } from "../../integrations/payments/types";
-import { processorCall, retrieveOrNull } from "./processor-calls";
+import { keptUnderKey, nextTryKey, processorCall, retrieveOrNull } from "./processor-calls";
 
 type SessionRow = typeof paymentSessions.$inferSelect;
 
@@ -17,14 +17,16 @@ const MAX_ROUNDS = 6;
  * idempotency key it will carry (one transaction), make the call (no transaction open), record the
  * result (another transaction). A crash in between leaves the call recorded as pending, and the
  * next request repeats exactly that call with exactly that key, so the processor answers with the
- * intent it already made instead of making a second one.
+ * intent it already made instead of making a second one. A key the processor answered with a server
+ * error is the exception: that answer is all the key would ever get, so the call moves to another
+ * (executeRecorded).
  */
 export async function reconcileIntent(deps: AppDeps, cartId: string, terms: IntentTerms): Promise<ProcessorIntent> {
   const db = deps.database.db;
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const session = await readSession(db, cartId);
     if (session?.pending) {
-      await recordResult(deps, cartId, session.pending, await execute(deps, session.pending));
+      await recordResult(deps, cartId, session.pending, await executeRecorded(deps, cartId, session.pending));
       continue;
     }
     const current = session?.intentId ? await retrieveOrNull(deps, session.intentId) : null;
@@ -42,7 +44,7 @@ export async function reconcileIntent(deps: AppDeps, cartId: string, terms: Inte
     const pending = nextOperation(plan, cartId, current, terms, version + 1);
     // Another request changed the session since it was read: start over from what it recorded.
     if (!(await recordPending(deps, cartId, session ? version : null, pending))) continue;
-    const intent = await execute(deps, pending);
+    const intent = await executeRecorded(deps, cartId, pending);
     await recordResult(deps, cartId, pending, intent);
     if (pending.op !== "cancel" && intent && planIntentChange(intent, terms) === "ready") return intent;
   }
@@ -59,6 +61,30 @@ function nextOperation(plan: "update" | "cancel" | "create", cartId: string, cur
   }
   if (plan === "update") return { op: "update", idempotencyKey: `${cartId}:pi-update:${current.id}:v${version}`, intentId: current.id, terms };
   return { op: "cancel", idempotencyKey: `${cartId}:pi-cancel:${current.id}`, intentId: current.id };
+}
+
+/**
+ * Makes the recorded call. A server error the processor keeps under the call's key would be answered
+ * again to every repetition for a day, wedging the cart's payment: the recorded call moves to the
+ * next key before the error goes up, and the next request makes it with that one. Repeating an
+ * amendment or a cancellation with another key is safe; a creation repeated after one that did
+ * create an intent (and then failed) leaves that first intent unconfirmed, holding nothing, its
+ * client secret never given out.
+ */
+async function executeRecorded(deps: AppDeps, cartId: string, pending: PendingIntentOperation): Promise<ProcessorIntent | null> {
+  try {
+    return await execute(deps, pending);
+  } catch (error) {
+    if (keptUnderKey(error)) await retirePendingKey(deps, cartId, pending);
+    throw error;
+  }
+}
+
+async function retirePendingKey(deps: AppDeps, cartId: string, pending: PendingIntentOperation): Promise<void> {
+  await deps.database.db
+    .update(paymentSessions)
+    .set({ pending: { ...pending, idempotencyKey: nextTryKey(pending.idempotencyKey) }, updatedAt: deps.now() })
+    .where(and(eq(paymentSessions.cartId, cartId), sql`${paymentSessions.pending}->>'idempotencyKey' = ${pending.idempotencyKey}`));
 }
 
 /** Makes the recorded call. An intent that vanished answers null; one that moved on answers its current state. */

@@ -13,6 +13,27 @@ export async function processorCall<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Whether a processor call failed with an answer the processor keeps under the call's idempotency
+ * key (PaymentProcessorError.keptUnderKey), as processorCall rethrows it or as it came. Sending the
+ * call again with that key would get the same error until the processor forgets the key (Stripe: 24
+ * hours), so the caller records another key for the next try.
+ */
+export function keptUnderKey(error: unknown): boolean {
+  const processorError = isPaymentProcessorError(error) ? error : error instanceof Error && isPaymentProcessorError(error.cause) ? error.cause : undefined;
+  return processorError?.keptUnderKey ?? false;
+}
+
+/**
+ * The key for the next try of a call whose key the processor answered with a kept error: the base
+ * key with a try number, `base:r1`, `base:r2`, ... Every caller that read the same key derives the
+ * same next one, so concurrent retries still share a key.
+ */
+export function nextTryKey(key: string): string {
+  const tried = /^(.*):r(\d+)$/.exec(key);
+  return tried?.[1] !== undefined && tried[2] !== undefined ? `${tried[1]}:r${Number(tried[2]) + 1}` : `${key}:r1`;
+}
+
 /** The intent as the processor holds it now, or null when the processor does not know it. */
 export async function retrieveOrNull(deps: AppDeps, intentId: string): Promise<ProcessorIntent | null> {
   try {

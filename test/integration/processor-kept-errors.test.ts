@@ -1,0 +1,153 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { customers } from "../../db/schema";
+import { advanceClock, attemptsOf, orderCount, orderResult, pay, paymentSession, pricedCart, readCart, type ResultBody, type SessionBody } from "../checkout-helpers";
+import { bearer, customerOrder, signIn } from "../customer-helpers";
+import { idemKey, type TestApp } from "../harness";
+import { runJob } from "../../server/jobs/run";
+import { closeAppWithFakeStripe, chargesOf, sessionIntentId, startAppWithFakeStripe } from "../stripe-app";
+import { confirmInBrowser, intentIdOf, type FakeStripe } from "../stripe-fake";
+
+/**
+ * Stripe keeps a server error under the request's Idempotency-Key once the endpoint began to run, and
+ * answers it again to every request with that key for 24 hours (the fake does the same: `kept`). A
+ * call the service repeats with the same key after such an error would fail for a day: the cart
+ * LOCKED with the card authorized and no order, or no payment session at all for the cart. Each call
+ * that moves money or an intent takes another key for its next try, and the customer is served as
+ * soon as the processor answers again.
+ */
+let fake: FakeStripe;
+let app: TestApp;
+beforeAll(async () => {
+  ({ fake, app } = await startAppWithFakeStripe("whsec_kept_errors"));
+});
+afterAll(() => closeAppWithFakeStripe({ fake, app }));
+
+const keysOf = (path: RegExp) => fake.requests.filter((request) => request.method === "POST" && path.test(request.path)).map((request) => request.idempotencyKey);
+
+describe("a server error Stripe keeps under the key", () => {
+  for (const kept of ["before", "after"] as const) {
+    it(`on the capture (${kept} it captured): the next settlement captures or reads the capture, one order, one charge`, async () => {
+      const cart = await pricedCart(app);
+      const intentId = await sessionIntentId(app, cart);
+      expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
+      const capture = new RegExp(`^/v1/payment_intents/${intentId}/capture$`);
+      fake.inject({ method: "POST", path: capture, kind: "status", status: 500, kept });
+
+      const first = await pay(app, cart, undefined);
+      expect(first.status, first.text).toBe(503);
+      expect((await readCart(app, cart)).status).toBe("LOCKED");
+      expect(await orderCount(app, cart.cartId)).toBe(0);
+
+      advanceClock(app, 1_000);
+      const polled = await orderResult(app, cart);
+      expect(polled.status, polled.text).toBe(200);
+      expect((polled.body as ResultBody).status).toMatch(/^(order_pending|completed)$/);
+      expect(await orderCount(app, cart.cartId)).toBe(1);
+      expect(chargesOf(fake, intentId)).toEqual([{ intentId, amount: cart.total, currency: "usd" }]);
+      // Captured "after": the next settlement reads the intent as succeeded and captures nothing more.
+      const keys = keysOf(capture);
+      expect(keys).toHaveLength(kept === "before" ? 2 : 1);
+      expect(new Set(keys).size).toBe(keys.length);
+    });
+  }
+
+  it("on the server's confirmation: the next settlement confirms with the attempt's next key, and the order is placed", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionIntentId(app, cart);
+    const confirm = new RegExp(`^/v1/payment_intents/${intentId}/confirm$`);
+    fake.inject({ method: "POST", path: confirm, kind: "status", status: 500, kept: "before" });
+
+    const first = await pay(app, cart, "pm_card_visa");
+    expect(first.status, first.text).toBe(503);
+    expect(fake.ledger.retrieve(intentId).status).toBe("requires_payment_method");
+    const [attempt] = await attemptsOf(app, cart.cartId);
+    expect(attempt?.status).toBe("pending");
+
+    const polled = await orderResult(app, cart);
+    expect((polled.body as ResultBody).status, polled.text).toMatch(/^(order_pending|completed)$/);
+    expect(chargesOf(fake, intentId)).toEqual([{ intentId, amount: cart.total, currency: "usd" }]);
+    expect(keysOf(confirm)).toEqual([`${attempt?.id}:confirm`, `${attempt?.id}:confirm:r1`]);
+  });
+
+  it("on the server's confirmation after it authorized: the next key is refused, the intent read, and the order placed once", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionIntentId(app, cart);
+    const confirm = new RegExp(`^/v1/payment_intents/${intentId}/confirm$`);
+    fake.inject({ method: "POST", path: confirm, kind: "status", status: 500, kept: "after" });
+
+    expect((await pay(app, cart, "pm_card_visa")).status).toBe(503);
+    expect(fake.ledger.retrieve(intentId).status).toBe("requires_capture");
+
+    const polled = await orderResult(app, cart);
+    expect((polled.body as ResultBody).status, polled.text).toMatch(/^(order_pending|completed)$/);
+    expect(await orderCount(app, cart.cartId)).toBe(1);
+    expect(chargesOf(fake, intentId)).toHaveLength(1);
+    expect(keysOf(confirm)).toHaveLength(2);
+  });
+
+  it("on the payment session's intent creation: the next request creates with the next key and pays", async () => {
+    const cart = await pricedCart(app);
+    const create = /^\/v1\/payment_intents$/;
+    const before = keysOf(create).length;
+    fake.inject({ method: "POST", path: create, kind: "status", status: 500, kept: "before" });
+
+    const failed = await paymentSession(app, cart);
+    expect(failed.status, failed.text).toBe(503);
+    const session = await paymentSession(app, cart);
+    expect(session.status, session.text).toBe(200);
+    const intentId = intentIdOf((session.body as SessionBody).clientSecret);
+    const [firstKey, secondKey] = keysOf(create).slice(before);
+    expect(secondKey).toBe(`${firstKey}:r1`);
+
+    const paid = await pay(app, cart, "pm_card_visa");
+    expect((paid.body as ResultBody).status, paid.text).toMatch(/^(order_pending|completed)$/);
+    expect(chargesOf(fake, intentId)).toHaveLength(1);
+  });
+
+  it("on the cancellation of an expired cart's intent: the next reconciliation run cancels it with a key of its own", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionIntentId(app, cart);
+    const cancel = new RegExp(`^/v1/payment_intents/${intentId}/cancel$`);
+    advanceClock(app, 25 * 3_600_000);
+    fake.inject({ method: "POST", path: cancel, kind: "status", status: 500, kept: "before" });
+
+    await runJob(app.deps, "reconcile-payments");
+    expect(fake.ledger.retrieve(intentId).status).toBe("requires_payment_method");
+    advanceClock(app, 1_000);
+    await runJob(app.deps, "reconcile-payments");
+    expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
+    const keys = keysOf(cancel);
+    expect(keys).toHaveLength(2);
+    expect(new Set(keys).size).toBe(2);
+  });
+
+  it("on detaching a saved card: the customer's next removal detaches it", async () => {
+    const signedIn = await signIn(app);
+    await customerOrder(app, signedIn.token, { paymentMethodId: "pm_card_visa" });
+    const listed = await app.call("GET", "/customer/saved-payments", { headers: bearer(signedIn.token) });
+    const [card] = (listed.body as { paymentMethods: { id: string }[] }).paymentMethods;
+    const detach = new RegExp(`^/v1/payment_methods/${card?.id}/detach$`);
+    fake.inject({ method: "POST", path: detach, kind: "status", status: 500, kept: "before" });
+    const remove = () => app.call("DELETE", `/customer/saved-payments/${card?.id}`, { headers: { ...bearer(signedIn.token), "Idempotency-Key": idemKey() } });
+
+    expect((await remove()).status).toBe(503);
+    const removed = await remove();
+    expect(removed.status, removed.text).toBe(200);
+    expect(((await app.call("GET", "/customer/saved-payments", { headers: bearer(signedIn.token) })).body as { paymentMethods: unknown[] }).paymentMethods).toEqual([]);
+    expect(new Set(keysOf(detach)).size).toBe(2);
+  });
+
+  it("on the creation of a signed-in customer's processor customer: the payment goes ahead without saving the card", async () => {
+    const signedIn = await signIn(app);
+    fake.inject({ method: "POST", path: /^\/v1\/customers$/, kind: "status", status: 500, kept: "before" });
+    // customerOrder throws unless the order completes.
+    const first = await customerOrder(app, signedIn.token, { paymentMethodId: "pm_card_visa" });
+    // The next order meets the kept error again (same key, same day) and is paid as well.
+    const second = await customerOrder(app, signedIn.token, { paymentMethodId: "pm_card_visa" });
+    expect(first.orderId).not.toBe(second.orderId);
+    expect(keysOf(/^\/v1\/customers$/).filter((key) => key === `${signedIn.customer.id}:processor-customer`)).toHaveLength(2);
+    const [row] = await app.deps.database.db.select({ processorCustomerId: customers.processorCustomerId }).from(customers).where(eq(customers.id, signedIn.customer.id));
+    expect(row?.processorCustomerId).toBeNull();
+  });
+});
