@@ -14,7 +14,7 @@
 import "./production-process";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { BENCH_AUTH_SECRET, BENCH_DATABASE, createBenchDatabase, dropBenchDatabase, LARGE_MENU_LOCATION, MENU_SCALING_LOCATIONS } from "./database";
+import { BENCH_DATABASE, createBenchDatabase, dropBenchDatabase, LARGE_MENU_LOCATION, MENU_SCALING_LOCATIONS } from "./database";
 import { HttpClient } from "./load";
 import { measureScenario, PROFILES, type Profile, type ScenarioResult } from "./measure";
 import { freePort, runToCompletion, startChild, stopAll, waitUntilReady, type Child } from "./processes";
@@ -28,13 +28,12 @@ import { PHASE_IDS, type PhaseId, type PhaseReport } from "./phases/types";
 import { formatText, machineInfo, writeResults, type BenchReport } from "./report";
 import { scenarios } from "./scenarios";
 import { BENCH_LOCATION_ID } from "./scenarios/common";
+import { APP_POOL_MAX, serviceEnv } from "./service-env";
 import { subjects, type Subject, type SubjectId } from "./subjects";
 import { checkTargets } from "./targets";
 
 const ROOT = process.cwd();
 const READY_TIMEOUT_MS = 90_000;
-/** The app server's pool for the bench: room for the 50-client phase (the default is 10). */
-const APP_POOL_MAX = 20;
 /** Phases that need the production server (the others run in-process against the bench database). */
 const HTTP_PHASES: PhaseId[] = ["load", "concurrency"];
 /** Rows bulk-inserted per table by the plans phase. */
@@ -89,25 +88,6 @@ async function ensureBuild(allowBuild: boolean): Promise<boolean> {
   progress(hasBuild ? "the build predates the bench control route: running next build" : "no production build: running next build (about a minute)");
   await runToCompletion("next build", "npx", ["next", "build"], process.env);
   return true;
-}
-
-/** The app's environment: in-memory rate limiter (no Redis configured), logs only for problems. */
-function serviceEnv(databaseUrl: string, port: number): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const name of ["REDIS_URL", "UPSTASH_REDIS_REST_URL", "UPSTASH_REDIS_REST_TOKEN", "KV_REST_API_URL", "KV_REST_API_TOKEN", "VERCEL", "VERCEL_ENV"]) delete env[name];
-  return {
-    ...env,
-    NODE_ENV: "production",
-    AUTH_SECRET: BENCH_AUTH_SECRET,
-    DATABASE_URL: databaseUrl,
-    RATE_LIMIT_MAX: "100000000",
-    DATABASE_POOL_MAX: String(APP_POOL_MAX),
-    CLIENT_IP_SOURCE: "socket",
-    LOG_LEVEL: "warn",
-    SIMULATED_PAYMENTS: "true",
-    HOSTNAME: "127.0.0.1",
-    PORT: String(port),
-  };
 }
 
 async function answers(subject: Subject, expect: number): Promise<boolean> {
