@@ -21,6 +21,7 @@ export type RecordedRequest = { method: string; path: string; idempotencyKey: st
  * error once the endpoint began, which Stripe keeps under the request's Idempotency-Key and answers
  * to every later request with that key (docs.stripe.com/api/idempotent_requests): "before" the
  * request did anything, "after" it did its work (the intent moved) and the answer was still an error.
+ * A kept error says so as Stripe does: `Stripe-Should-Retry: false`, and `Idempotent-Replayed: true` on replays.
  */
 type Fault = { method: string; path: RegExp; kind: "status"; status: number; kept?: "before" | "after" } | { method: string; path: RegExp; kind: "delay"; delayMs: number };
 
@@ -54,14 +55,15 @@ export async function startFakeStripe(clock: () => Date = () => new Date()): Pro
     requests.push({ method, path: url.pathname, idempotencyKey, body: params });
 
     const kept = idempotencyKey === undefined ? undefined : keptErrors.get(idempotencyKey);
-    if (kept !== undefined) return send(res, kept, { error: { type: "api_error", message: "Injected failure (kept under this key)" } }, { "idempotent-replayed": "true" });
+    if (kept !== undefined) return send(res, kept, { error: { type: "api_error", message: "Injected failure (kept under this key)" } }, { "idempotent-replayed": "true", "stripe-should-retry": "false" });
     const faultIndex = faults.findIndex((fault) => fault.method === method && fault.path.test(url.pathname));
     if (faultIndex >= 0) {
       const [fault] = faults.splice(faultIndex, 1);
       if (fault?.kind === "status") {
         if (fault.kept !== undefined && idempotencyKey !== undefined) keptErrors.set(idempotencyKey, fault.status);
         if (fault.kept === "after") respond(req, url, method, params, idempotencyKey, { writeHead: () => undefined, end: () => undefined });
-        return send(res, fault.status, { error: { type: "api_error", message: "Injected failure" } });
+        // Stripe tells a kept 5xx by Stripe-Should-Retry: false (a retry would replay it).
+        return send(res, fault.status, { error: { type: "api_error", message: "Injected failure" } }, fault.kept === undefined ? {} : { "stripe-should-retry": "false" });
       }
       if (fault?.kind === "delay") await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     }

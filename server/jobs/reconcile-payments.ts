@@ -23,9 +23,9 @@ const OUTAGE_AFTER_UNAVAILABLE_CARTS = 3;
  * - carts past their idle expiry whose payment session still holds an intent: it is canceled, an
  *   authorization's hold on the card included.
  *
- * The finalizer holds the cart's row lock for each decision, and the processor's intents refuse a
- * second confirmation, capture or cancellation, so this job may run on several instances at once,
- * next to live requests, without a second charge or order. Carts are visited in id order from a cursor, so a
+ * The finalizer holds the cart's row lock for each decision, a confirmation carries its attempt's one
+ * key, and an intent refuses a second capture or cancellation, so this job may run on several
+ * instances at once, next to live requests, without a second charge or order. Carts are visited in id order from a cursor, so a
  * payment that stays pending is not revisited within one run.
  */
 export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { customers } from "../../db/schema";
-import { advanceClock, attemptsOf, orderCount, orderResult, pay, paymentSession, pricedCart, readCart, type ResultBody, type SessionBody } from "../checkout-helpers";
+import { advanceClock, attemptsOf, orderCount, orderResult, pay, paymentSession, pricedCart, readCart, refresh, type ResultBody, type SessionBody } from "../checkout-helpers";
 import { bearer, customerOrder, signIn } from "../customer-helpers";
 import { idemKey, type TestApp } from "../harness";
 import { runJob } from "../../server/jobs/run";
@@ -52,38 +52,79 @@ describe("a server error Stripe keeps under the key", () => {
     });
   }
 
-  it("on the server's confirmation: the next settlement confirms with the attempt's next key, and the order is placed", async () => {
+  it("on the server's confirmation, before it ran: taken as the processor's refusal; nothing charged, and paying again is a new attempt", async () => {
     const cart = await pricedCart(app);
     const intentId = await sessionIntentId(app, cart);
     const confirm = new RegExp(`^/v1/payment_intents/${intentId}/confirm$`);
     fake.inject({ method: "POST", path: confirm, kind: "status", status: 500, kept: "before" });
 
     const first = await pay(app, cart, "pm_card_visa");
-    expect(first.status, first.text).toBe(503);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({ status: "failed", failure: { code: "processor_error" } });
     expect(fake.ledger.retrieve(intentId).status).toBe("requires_payment_method");
-    const [attempt] = await attemptsOf(app, cart.cartId);
-    expect(attempt?.status).toBe("pending");
+    expect((await readCart(app, cart)).status).toBe("OPEN");
+    expect(chargesOf(fake, intentId)).toEqual([]);
 
-    const polled = await orderResult(app, cart);
-    expect((polled.body as ResultBody).status, polled.text).toMatch(/^(order_pending|completed)$/);
+    await refresh(app, cart);
+    const again = await pay(app, cart, "pm_card_visa");
+    expect((again.body as ResultBody).status, again.text).toMatch(/^(order_pending|completed)$/);
     expect(chargesOf(fake, intentId)).toEqual([{ intentId, amount: cart.total, currency: "usd" }]);
-    expect(keysOf(confirm)).toEqual([`${attempt?.id}:confirm`, `${attempt?.id}:confirm:r1`]);
+    const attempts = await attemptsOf(app, cart.cartId);
+    expect(attempts).toHaveLength(2);
+    // One key per attempt, each sent once: the kept error's key was never sent again.
+    expect(keysOf(confirm)).toEqual(attempts.map((attempt) => `${attempt.id}:confirm`));
   });
 
-  it("on the server's confirmation after it authorized: the next key is refused, the intent read, and the order placed once", async () => {
+  it("on the server's confirmation, after it authorized: the intent is read and the order placed, charged once", async () => {
     const cart = await pricedCart(app);
     const intentId = await sessionIntentId(app, cart);
     const confirm = new RegExp(`^/v1/payment_intents/${intentId}/confirm$`);
     fake.inject({ method: "POST", path: confirm, kind: "status", status: 500, kept: "after" });
 
-    expect((await pay(app, cart, "pm_card_visa")).status).toBe(503);
-    expect(fake.ledger.retrieve(intentId).status).toBe("requires_capture");
-
-    const polled = await orderResult(app, cart);
-    expect((polled.body as ResultBody).status, polled.text).toMatch(/^(order_pending|completed)$/);
+    const paid = await pay(app, cart, "pm_card_visa");
+    expect((paid.body as ResultBody).status, paid.text).toMatch(/^(order_pending|completed)$/);
     expect(await orderCount(app, cart.cartId)).toBe(1);
     expect(chargesOf(fake, intentId)).toHaveLength(1);
-    expect(keysOf(confirm)).toHaveLength(2);
+    expect(keysOf(confirm)).toHaveLength(1);
+  });
+
+  it("on the server's confirmation, after the card was declined: the payment fails and the card is tried once", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionIntentId(app, cart);
+    const confirm = new RegExp(`^/v1/payment_intents/${intentId}/confirm$`);
+    fake.inject({ method: "POST", path: confirm, kind: "status", status: 500, kept: "after" });
+
+    const paid = await pay(app, cart, "pm_card_chargeDeclined");
+    expect(paid.body, paid.text).toMatchObject({ status: "failed" });
+    const polled = await orderResult(app, cart);
+    expect(polled.body).toMatchObject({ status: "failed" });
+    await runJob(app.deps, "reconcile-payments");
+    expect(keysOf(confirm)).toHaveLength(1);
+    expect((await readCart(app, cart)).status).toBe("OPEN");
+  });
+
+  it("a 5xx Stripe does not keep (from in front of the endpoint) moves no key: a concurrent call that succeeds under it is recorded", async () => {
+    const cart = await pricedCart(app);
+    const create = /^\/v1\/payment_intents$/;
+    const before = keysOf(create).length;
+    fake.inject({ method: "POST", path: create, kind: "delay", delayMs: 1_000 });
+    fake.inject({ method: "POST", path: create, kind: "status", status: 500 });
+
+    const slow = paymentSession(app, cart);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    const failed = await paymentSession(app, cart);
+    expect(failed.status, failed.text).toBe(503);
+    const answered = await slow;
+    expect(answered.status, answered.text).toBe(200);
+    const intentId = intentIdOf((answered.body as SessionBody).clientSecret);
+    // The next session finds the intent the slow call made: it was recorded under the key it was made with.
+    expect(await sessionIntentId(app, cart)).toBe(intentId);
+    const keys = keysOf(create).slice(before);
+    expect(new Set(keys).size).toBe(1);
+
+    const paid = await pay(app, cart, "pm_card_visa");
+    expect((paid.body as ResultBody).status, paid.text).toMatch(/^(order_pending|completed)$/);
+    expect(chargesOf(fake, intentId)).toHaveLength(1);
   });
 
   it("on the payment session's intent creation: the next request creates with the next key and pays", async () => {

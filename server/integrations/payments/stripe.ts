@@ -117,10 +117,7 @@ async function translated<T>(operation: () => Promise<T>): Promise<T> {
 
 function translate(error: unknown): unknown {
   if (!(error instanceof Stripe.errors.StripeError)) return error;
-  // Stripe keeps a server error (5xx) under the request's idempotency key once the endpoint began to
-  // run, and answers it again to the same key for 24 hours (docs.stripe.com/api/idempotent_requests).
-  // A rate limit or a lost connection is not kept.
-  const keptUnderKey = (error.statusCode ?? 0) >= 500;
+  const keptUnderKey = isKeptServerError(error);
   if (error instanceof Stripe.errors.StripeConnectionError || error instanceof Stripe.errors.StripeAPIError || error instanceof Stripe.errors.StripeRateLimitError || keptUnderKey) {
     return new PaymentProcessorError("unavailable", error.message, { cause: error, keptUnderKey });
   }
@@ -128,4 +125,18 @@ function translate(error: unknown): unknown {
   if (error.code === "resource_missing" && error.statusCode === 404) return new PaymentProcessorError("not_found", error.message, { cause: error });
   if (error instanceof Stripe.errors.StripeInvalidRequestError) return new PaymentProcessorError("invalid_request", error.message, { cause: error });
   return new PaymentProcessorError("rejected", error.message, { cause: error });
+}
+
+/**
+ * A server error Stripe keeps under the request's idempotency key: once the endpoint began to run,
+ * Stripe answers its first outcome, a 5xx included, to every request with that key for 24 hours
+ * (docs.stripe.com/api/idempotent_requests). Known by what Stripe says of it: a replay carries
+ * `Idempotent-Replayed: true`, and a kept 5xx `Stripe-Should-Retry: false` (a retry would only replay
+ * it; stripe-node's RequestSender reads it so). A 5xx from in front of the endpoint says neither and
+ * keeps nothing: the same key may still succeed, or be succeeding for another caller right now.
+ */
+function isKeptServerError(error: InstanceType<typeof Stripe.errors.StripeError>): boolean {
+  if ((error.statusCode ?? 0) < 500) return false;
+  const header = (name: string) => Object.entries(error.headers ?? {}).find(([key]) => key.toLowerCase() === name)?.[1];
+  return header("idempotent-replayed") === "true" || header("stripe-should-retry") === "false";
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Tx } from "../../../db/client";
 import { carts, orders, paymentAttempts, paymentSessions } from "../../../db/schema";
 import type { AppDeps } from "../../app/deps";
@@ -11,7 +11,7 @@ import { lockCart, type CartRow } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import { findLocation } from "../locations";
 import { placeOrder } from "./order-placement";
-import { keptUnderKey, lostIntent, nextTryKey, processorCall, retrieveOrNull } from "./processor-calls";
+import { keptUnderKey, lostIntent, processorCall, retrieveOrNull } from "./processor-calls";
 import { offerFactsOf, payabilityBlockers, settlementBlockers } from "./quote-guard";
 
 type AttemptRow = typeof paymentAttempts.$inferSelect;
@@ -41,10 +41,9 @@ const MAX_STEPS = 8;
  * the database and the intent as the processor reports it now (never from a webhook payload, so a
  * late or repeated event cannot move anything backwards). Processor calls happen between
  * transactions. A confirmation carries its attempt's key, the same for every caller, so that a
- * repeated one finds the card's first answer; a capture or cancellation carries a key of its own for
- * each try (the intent refuses a second one, and the refusal is read as the intent's state). A key
- * the processor answered with a server error, which it answers again to that key for a day, is never
- * sent again: the next try has another.
+ * repeated one finds the card's first answer, and a server error the processor keeps under that key
+ * is taken as its refusal; a capture or cancellation carries a key of its own for each try (the
+ * intent refuses a second one, and the refusal is read as the intent's state).
  *
  * Money moves only by capture, and capture happens only while the cart is LOCKED for an attempt on
  * that intent, the authorized amount, currency, cart and quote equal the locked cart's quote, and
@@ -354,31 +353,23 @@ async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>):
   try {
     return await processorCall(() => deps.payments.confirmIntent({ intentId: step.intentId, paymentMethodId: step.paymentMethodId, idempotencyKey: step.idempotencyKey }));
   } catch (error) {
-    // A server error the processor keeps under the key: the next caller sends the confirmation with
-    // the attempt's next key. Not a card's answer, so a second try cannot turn a decline into another
-    // attempt at the card; and if this one was confirmed after all, the intent refuses the next, which
-    // reads it below.
-    if (keptUnderKey(error)) await retireConfirmKey(deps, step);
+    // A server error the processor keeps under the key is its last word on this confirmation: the
+    // same key would only get it again, for a day. It is taken as a refusal, below, and never sent
+    // with another key: the card may have been tried and declined before the error, and a second
+    // try at it is the customer's to make (paying again is a new attempt, with a key of its own).
+    const kept = keptUnderKey(error);
     // Unreachable: the confirmation may have happened; the next caller sends it again with the same
     // key. Not the processor's answer at all (a crash, a bug): the cart stays LOCKED for the next
     // caller or the reconciliation job (`releaseOrPark`).
-    if (!isPaymentProcessorError(error) || error.kind === "unavailable") throw error;
+    if (!kept && (!isPaymentProcessorError(error) || error.kind === "unavailable")) throw error;
     // A refusal: what the intent is now decides. Unconfirmed, it holds no money and the attempt
     // fails (the cart reopens); authorized meanwhile, it is carried on as usual.
     const current = (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId);
     if (current.status !== "requires_payment_method" && current.status !== "requires_confirmation") return current;
-    const invalidMethod = error.kind === "invalid_request";
+    const invalidMethod = !kept && isPaymentProcessorError(error) && error.kind === "invalid_request";
     logger.warn({ intentId: step.intentId, err: error }, "the card processor refused a confirmation");
     return { ...current, status: "requires_payment_method", lastError: invalidMethod ? INVALID_PAYMENT_METHOD : PROCESSOR_REFUSED };
   }
-}
-
-/** Moves the attempt to the next confirmation key, unless another caller already did or it was confirmed meanwhile. */
-async function retireConfirmKey(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>): Promise<void> {
-  await deps.database.db
-    .update(paymentAttempts)
-    .set({ confirmKey: nextTryKey(step.idempotencyKey) })
-    .where(and(eq(paymentAttempts.id, step.attemptId), eq(paymentAttempts.confirmKey, step.idempotencyKey), isNull(paymentAttempts.confirmedAt)));
 }
 
 const INVALID_PAYMENT_METHOD = { code: "invalid_payment_method", message: "The card processor did not accept this payment method; try another card." };
