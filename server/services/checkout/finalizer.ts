@@ -119,7 +119,12 @@ async function decide(tx: Tx, deps: AppDeps, cartId: string, observation: Observ
     const intent = observation?.intent;
     if (intent?.id !== attempt.intentId || observation?.stateKey !== stateKey) return { kind: "observe", intentId: attempt.intentId, stateKey };
     if (HOLDS_NO_MONEY.has(intent.status)) {
-      // Never confirmed (or refused): the card holds nothing, and the confirmation is never sent.
+      // The card holds nothing now, and the confirmation is never sent again. But one sent earlier may
+      // still be on its way (a timeout is not a refusal) and authorise after the customer was told
+      // nothing was charged: the intent is canceled first, with a key of its own for each try. Refused
+      // because it was authorised meanwhile, the cancellation reads the intent, and the attempt is
+      // carried on below; done, no confirmation can authorise any more.
+      if (intent.status !== "canceled") return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-unpayable:${deps.now().getTime()}`, stateKey };
       await failAttempt(tx, deps, cart, attempt, QUOTE_NOT_PAYABLE);
       return { kind: "done" };
     }

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { advanceClock, orderCount, orderResult, pay, pricedCart, readCart, type ResultBody } from "../checkout-helpers";
+import { createTestApp, type TestApp } from "../harness";
+import { chargesOf, sessionIntentId } from "../stripe-app";
+import { FAKE_STRIPE_KEY, startFakeStripe, type FakeStripe } from "../stripe-fake";
+
+/**
+ * A server-side confirmation the service gave up waiting for may still be running at Stripe. Once the
+ * cart's quote can no longer be paid, the next settlement fails the payment (`quote_not_payable`,
+ * "nothing was charged") and reopens the cart; it must not leave that confirmation free to authorise
+ * the card afterwards, with nothing left to release the hold for a day. The intent is canceled first.
+ */
+const TIMEOUT_MS = 300;
+const HELD_MS = 4_000;
+
+let fake: FakeStripe;
+let app: TestApp;
+beforeAll(async () => {
+  fake = await startFakeStripe();
+  app = await createTestApp({
+    env: { STRIPE_SECRET_KEY: FAKE_STRIPE_KEY, STRIPE_WEBHOOK_SECRET: "whsec_late_confirmation", STRIPE_API_BASE: fake.url, STRIPE_MAX_NETWORK_RETRIES: "0", STRIPE_TIMEOUT_MS: String(TIMEOUT_MS) },
+  });
+});
+afterAll(async () => {
+  await app.close();
+  await fake.close();
+});
+
+describe("a confirmation still running at Stripe when the quote stops being payable", () => {
+  it("is canceled before the payment is reported failed: the card never holds money the customer was told is not charged", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionIntentId(app, cart);
+    advanceClock(app, 14 * 60_000);
+    fake.inject({ method: "POST", path: new RegExp(`^/v1/payment_intents/${intentId}/confirm$`), kind: "delay", delayMs: HELD_MS });
+    const heldSince = performance.now();
+
+    const report = await pay(app, cart, "pm_card_visa");
+    expect(report.status, report.text).toBe(503);
+    expect((await readCart(app, cart)).status).toBe("LOCKED");
+
+    // The quote (15 minutes) has expired while Stripe still works on the confirmation.
+    advanceClock(app, 2 * 60_000);
+    const polled = await orderResult(app, cart);
+    expect(polled.status, polled.text).toBe(200);
+    expect((polled.body as ResultBody)).toMatchObject({ status: "failed", failure: { code: "quote_not_payable" } });
+    expect(performance.now() - heldSince).toBeLessThan(HELD_MS);
+
+    // The held confirmation then runs, against a canceled intent.
+    await new Promise((resolve) => setTimeout(resolve, HELD_MS - (performance.now() - heldSince) + 200));
+    expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
+    expect(chargesOf(fake, intentId)).toEqual([]);
+    expect(await orderCount(app, cart.cartId)).toBe(0);
+    expect((await readCart(app, cart)).status).toBe("OPEN");
+    expect(((await orderResult(app, cart)).body as ResultBody).failure?.code).toBe("quote_not_payable");
+  });
+});
