@@ -25,14 +25,20 @@ afterAll(() => closeAppWithFakeStripe({ fake, app }));
 
 const keysOf = (path: RegExp) => fake.requests.filter((request) => request.method === "POST" && path.test(request.path)).map((request) => request.idempotencyKey);
 
+/** A priced cart with its payment session's intent, and a kept 500 waiting for the intent's next `action`. */
+async function paymentWithKeptError(action: "confirm" | "capture", kept: "before" | "after") {
+  const cart = await pricedCart(app);
+  const intentId = await sessionIntentId(app, cart);
+  const path = new RegExp(`^/v1/payment_intents/${intentId}/${action}$`);
+  if (action === "capture") expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
+  fake.inject({ method: "POST", path, kind: "status", status: 500, kept });
+  return { cart, intentId, path };
+}
+
 describe("a server error Stripe keeps under the key", () => {
   for (const kept of ["before", "after"] as const) {
     it(`on the capture (${kept} it captured): the next settlement captures or reads the capture, one order, one charge`, async () => {
-      const cart = await pricedCart(app);
-      const intentId = await sessionIntentId(app, cart);
-      expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
-      const capture = new RegExp(`^/v1/payment_intents/${intentId}/capture$`);
-      fake.inject({ method: "POST", path: capture, kind: "status", status: 500, kept });
+      const { cart, intentId, path: capture } = await paymentWithKeptError("capture", kept);
 
       const first = await pay(app, cart, undefined);
       expect(first.status, first.text).toBe(503);
@@ -53,10 +59,7 @@ describe("a server error Stripe keeps under the key", () => {
   }
 
   it("on the server's confirmation, before it ran: taken as the processor's refusal; nothing charged, and paying again is a new attempt", async () => {
-    const cart = await pricedCart(app);
-    const intentId = await sessionIntentId(app, cart);
-    const confirm = new RegExp(`^/v1/payment_intents/${intentId}/confirm$`);
-    fake.inject({ method: "POST", path: confirm, kind: "status", status: 500, kept: "before" });
+    const { cart, intentId, path: confirm } = await paymentWithKeptError("confirm", "before");
 
     const first = await pay(app, cart, "pm_card_visa");
     expect(first.status, first.text).toBe(200);
@@ -76,10 +79,7 @@ describe("a server error Stripe keeps under the key", () => {
   });
 
   it("on the server's confirmation, after it authorized: the intent is read and the order placed, charged once", async () => {
-    const cart = await pricedCart(app);
-    const intentId = await sessionIntentId(app, cart);
-    const confirm = new RegExp(`^/v1/payment_intents/${intentId}/confirm$`);
-    fake.inject({ method: "POST", path: confirm, kind: "status", status: 500, kept: "after" });
+    const { cart, intentId, path: confirm } = await paymentWithKeptError("confirm", "after");
 
     const paid = await pay(app, cart, "pm_card_visa");
     expect((paid.body as ResultBody).status, paid.text).toMatch(/^(order_pending|completed)$/);
@@ -89,12 +89,10 @@ describe("a server error Stripe keeps under the key", () => {
   });
 
   it("on the server's confirmation, after the card was declined: the payment fails and the card is tried once", async () => {
-    const cart = await pricedCart(app);
-    const intentId = await sessionIntentId(app, cart);
-    const confirm = new RegExp(`^/v1/payment_intents/${intentId}/confirm$`);
-    fake.inject({ method: "POST", path: confirm, kind: "status", status: 500, kept: "after" });
+    const { cart, intentId, path: confirm } = await paymentWithKeptError("confirm", "after");
 
     const paid = await pay(app, cart, "pm_card_chargeDeclined");
+    expect(fake.ledger.retrieve(intentId).status).toBe("requires_payment_method");
     expect(paid.body, paid.text).toMatchObject({ status: "failed" });
     const polled = await orderResult(app, cart);
     expect(polled.body).toMatchObject({ status: "failed" });
