@@ -25,8 +25,8 @@ const OUTAGE_AFTER_UNAVAILABLE_CARTS = 3;
  *
  * The finalizer holds the cart's row lock for each decision, a confirmation carries its attempt's one
  * key, and an intent refuses a second capture or cancellation, so this job may run on several
- * instances at once, next to live requests, without a second charge or order. Carts are visited in id order from a cursor, so a
- * payment that stays pending is not revisited within one run.
+ * instances at once, next to live requests, without a second charge or order. Carts are visited in
+ * id order from a cursor, so a payment that stays pending is not revisited within one run.
  */
 export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {
   const counts: Record<Outcome | "errors", number> = { completed: 0, released: 0, pending: 0, unchanged: 0, parked: 0, errors: 0 };

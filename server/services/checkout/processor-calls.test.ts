@@ -5,8 +5,8 @@ import { keptUnderKey, nextTryKey } from "./processor-calls";
 
 describe("nextTryKey", () => {
   it("numbers the tries after the first: base, base:r1, base:r2, ...", () => {
-    expect(nextTryKey("pay_1:confirm")).toBe("pay_1:confirm:r1");
-    expect(nextTryKey("pay_1:confirm:r1")).toBe("pay_1:confirm:r2");
+    expect(nextTryKey("cart_1:pi-update:pi_1:v2")).toBe("cart_1:pi-update:pi_1:v2:r1");
+    expect(nextTryKey("cart_1:pi-update:pi_1:v2:r1")).toBe("cart_1:pi-update:pi_1:v2:r2");
     expect(nextTryKey("cart_1:pi-create:abc:v3:r9")).toBe("cart_1:pi-create:abc:v3:r10");
   });
 

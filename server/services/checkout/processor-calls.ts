@@ -17,7 +17,8 @@ export async function processorCall<T>(call: () => Promise<T>): Promise<T> {
  * Whether a processor call failed with an answer the processor keeps under the call's idempotency
  * key (PaymentProcessorError.keptUnderKey), as processorCall rethrows it or as it came. Sending the
  * call again with that key would get the same error until the processor forgets the key (Stripe: 24
- * hours), so the caller records another key for the next try.
+ * hours): the caller never does (a recorded intent call moves to nextTryKey, a confirmation takes the
+ * error as the processor's refusal).
  */
 export function keptUnderKey(error: unknown): boolean {
   const processorError = isPaymentProcessorError(error) ? error : error instanceof Error && isPaymentProcessorError(error.cause) ? error.cause : undefined;
