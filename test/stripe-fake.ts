@@ -22,8 +22,11 @@ export type RecordedRequest = { method: string; path: string; idempotencyKey: st
  * to every later request with that key (docs.stripe.com/api/idempotent_requests): "before" the
  * request did anything, "after" it did its work (the intent moved) and the answer was still an error.
  * A kept error says so as Stripe does: `Stripe-Should-Retry: false`, and `Idempotent-Replayed: true` on replays.
+ * `error` sets the error body's type and code (e.g. Stripe's 409 `idempotency_error` / `idempotency_key_in_use`).
  */
-type Fault = { method: string; path: RegExp; kind: "status"; status: number; kept?: "before" | "after" } | { method: string; path: RegExp; kind: "delay"; delayMs: number };
+type Fault =
+  | { method: string; path: RegExp; kind: "status"; status: number; kept?: "before" | "after"; error?: { type: string; code?: string } }
+  | { method: string; path: RegExp; kind: "delay"; delayMs: number };
 
 export type FakeStripe = {
   url: string;
@@ -63,7 +66,7 @@ export async function startFakeStripe(clock: () => Date = () => new Date()): Pro
         if (fault.kept !== undefined && idempotencyKey !== undefined) keptErrors.set(idempotencyKey, fault.status);
         if (fault.kept === "after") respond(req, url, method, params, idempotencyKey, { writeHead: () => undefined, end: () => undefined });
         // Stripe tells a kept 5xx by Stripe-Should-Retry: false (a retry would replay it).
-        return send(res, fault.status, { error: { type: "api_error", message: "Injected failure" } }, fault.kept === undefined ? {} : { "stripe-should-retry": "false" });
+        return send(res, fault.status, { error: { type: "api_error", ...fault.error, message: "Injected failure" } }, fault.kept === undefined ? {} : { "stripe-should-retry": "false" });
       }
       if (fault?.kind === "delay") await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     }

@@ -190,3 +190,25 @@ describe("a server error Stripe keeps under the key", () => {
     expect(row?.processorCustomerId).toBeNull();
   });
 });
+
+// stripe-node makes a 409 (idempotency_key_in_use, a lock) a StripeAPIError, which the adapter reads as
+// unavailable: the confirmation's outcome is not known yet, so the attempt is not failed on it.
+describe("a key another request is still using", () => {
+  it("Stripe's 409 idempotency_key_in_use on the server's confirmation leaves the payment pending, and the next settlement finds the confirmation's outcome", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionIntentId(app, cart);
+    const confirm = new RegExp(`^/v1/payment_intents/${intentId}/confirm$`);
+    fake.inject({ method: "POST", path: confirm, kind: "status", status: 409, error: { type: "idempotency_error", code: "idempotency_key_in_use" } });
+
+    const first = await pay(app, cart, "pm_card_visa");
+    expect(first.status, first.text).toBe(503);
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["pending"]);
+    expect((await readCart(app, cart)).status).toBe("LOCKED");
+
+    const polled = await orderResult(app, cart);
+    expect((polled.body as ResultBody).status, polled.text).toMatch(/^(order_pending|completed)$/);
+    expect(chargesOf(fake, intentId)).toHaveLength(1);
+    const [attempt] = await attemptsOf(app, cart.cartId);
+    expect(keysOf(confirm)).toEqual([`${attempt?.id}:confirm`, `${attempt?.id}:confirm`]);
+  });
+});
