@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { advanceClock, orderCount, orderResult, pay, pricedCart, readCart, type ResultBody } from "../checkout-helpers";
+import { advanceClock, attemptsOf, orderCount, orderResult, pay, pricedCart, readCart, type ResultBody } from "../checkout-helpers";
+import { runJob } from "../../server/jobs/run";
 import { createTestApp, type TestApp } from "../harness";
 import { chargesOf, sessionIntentId } from "../stripe-app";
 import { FAKE_STRIPE_KEY, startFakeStripe, type FakeStripe } from "../stripe-fake";
@@ -26,31 +27,72 @@ afterAll(async () => {
   await fake.close();
 });
 
+/** A cart LOCKED for a server-side confirmation Stripe holds for HELD_MS, its quote expired since: the intent's id and when the hold began. */
+async function lockedWithConfirmationHeld() {
+  const cart = await pricedCart(app);
+  const intentId = await sessionIntentId(app, cart);
+  advanceClock(app, 14 * 60_000);
+  fake.inject({ method: "POST", path: new RegExp(`^/v1/payment_intents/${intentId}/confirm$`), kind: "delay", delayMs: HELD_MS });
+  const heldSince = performance.now();
+  const report = await pay(app, cart, "pm_card_visa");
+  expect(report.status, report.text).toBe(503);
+  expect((await readCart(app, cart)).status).toBe("LOCKED");
+  // The quote (15 minutes) expires while Stripe still works on the confirmation.
+  advanceClock(app, 2 * 60_000);
+  const untilReleased = () => new Promise((resolve) => setTimeout(resolve, HELD_MS - (performance.now() - heldSince) + 200));
+  return { cart, intentId, heldSince, untilReleased };
+}
+
+const cancelPath = (intentId: string) => new RegExp(`^/v1/payment_intents/${intentId}/cancel$`);
+
 describe("a confirmation still running at Stripe when the quote stops being payable", () => {
   it("is canceled before the payment is reported failed: the card never holds money the customer was told is not charged", async () => {
-    const cart = await pricedCart(app);
-    const intentId = await sessionIntentId(app, cart);
-    advanceClock(app, 14 * 60_000);
-    fake.inject({ method: "POST", path: new RegExp(`^/v1/payment_intents/${intentId}/confirm$`), kind: "delay", delayMs: HELD_MS });
-    const heldSince = performance.now();
-
-    const report = await pay(app, cart, "pm_card_visa");
-    expect(report.status, report.text).toBe(503);
-    expect((await readCart(app, cart)).status).toBe("LOCKED");
-
-    // The quote (15 minutes) has expired while Stripe still works on the confirmation.
-    advanceClock(app, 2 * 60_000);
+    const { cart, intentId, heldSince, untilReleased } = await lockedWithConfirmationHeld();
     const polled = await orderResult(app, cart);
     expect(polled.status, polled.text).toBe(200);
     expect((polled.body as ResultBody)).toMatchObject({ status: "failed", failure: { code: "quote_not_payable" } });
     expect(performance.now() - heldSince).toBeLessThan(HELD_MS);
 
     // The held confirmation then runs, against a canceled intent.
-    await new Promise((resolve) => setTimeout(resolve, HELD_MS - (performance.now() - heldSince) + 200));
+    await untilReleased();
     expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
     expect(chargesOf(fake, intentId)).toEqual([]);
     expect(await orderCount(app, cart.cartId)).toBe(0);
     expect((await readCart(app, cart)).status).toBe("OPEN");
     expect(((await orderResult(app, cart)).body as ResultBody).failure?.code).toBe("quote_not_payable");
+  });
+
+  it("with the cancellation refused as the intent's state: pending, not failed, and the confirmation that lands is carried on", async () => {
+    const { cart, intentId, heldSince, untilReleased } = await lockedWithConfirmationHeld();
+    for (let refusal = 0; refusal < 3; refusal += 1) {
+      fake.inject({ method: "POST", path: cancelPath(intentId), kind: "status", status: 400, error: { type: "invalid_request_error", code: "payment_intent_unexpected_state" } });
+    }
+    const polled = await orderResult(app, cart);
+    expect(polled.status, polled.text).toBe(200);
+    expect(polled.body).toMatchObject({ status: "payment_pending" });
+    await runJob(app.deps, "reconcile-payments");
+    expect(performance.now() - heldSince).toBeLessThan(HELD_MS);
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["pending"]);
+
+    await untilReleased();
+    expect(fake.ledger.retrieve(intentId).status).toBe("requires_capture");
+    const settled = await orderResult(app, cart);
+    expect((settled.body as ResultBody).status, settled.text).toMatch(/^(order_pending|completed)$/);
+    expect(chargesOf(fake, intentId)).toHaveLength(1);
+  });
+
+  it("with the cancellation failing otherwise: the reconciliation job parks the payment instead of telling the customer nothing is held", async () => {
+    const { cart, intentId, heldSince, untilReleased } = await lockedWithConfirmationHeld();
+    for (let refusal = 0; refusal < 3; refusal += 1) fake.inject({ method: "POST", path: cancelPath(intentId), kind: "status", status: 400 });
+    expect((await orderResult(app, cart)).status).toBe(500);
+    const report = await runJob(app.deps, "reconcile-payments");
+    expect(report.details).toMatchObject({ parked: 1 });
+    expect(performance.now() - heldSince).toBeLessThan(HELD_MS);
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["needs_review"]);
+    expect(((await orderResult(app, cart)).body as ResultBody).status).toBe("payment_pending");
+
+    await untilReleased();
+    expect(fake.ledger.retrieve(intentId).status).toBe("requires_capture");
+    expect(((await orderResult(app, cart)).body as ResultBody).status).toBe("payment_pending");
   });
 });

@@ -58,24 +58,26 @@ describe("a server error Stripe keeps under the key", () => {
     });
   }
 
-  it("on the server's confirmation, before it ran: taken as the processor's refusal; nothing charged, and paying again is a new attempt", async () => {
+  it("on the server's confirmation, before it ran: taken as the processor's refusal; the intent canceled, nothing held, and paying again is a new attempt", async () => {
     const { cart, intentId, path: confirm } = await paymentWithKeptError("confirm", "before");
 
     const first = await pay(app, cart, "pm_card_visa");
     expect(first.status, first.text).toBe(200);
     expect(first.body).toMatchObject({ status: "failed", failure: { code: "processor_error" } });
-    expect(fake.ledger.retrieve(intentId).status).toBe("requires_payment_method");
+    // Canceled before the failure is told: whatever Stripe still does with that confirmation authorises nothing.
+    expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
     expect((await readCart(app, cart)).status).toBe("OPEN");
     expect(chargesOf(fake, intentId)).toEqual([]);
 
     await refresh(app, cart);
-    const again = await pay(app, cart, "pm_card_visa");
-    expect((again.body as ResultBody).status, again.text).toMatch(/^(order_pending|completed)$/);
-    expect(chargesOf(fake, intentId)).toEqual([{ intentId, amount: cart.total, currency: "usd" }]);
-    const attempts = await attemptsOf(app, cart.cartId);
-    expect(attempts).toHaveLength(2);
-    // One key per attempt, each sent once: the kept error's key was never sent again.
-    expect(keysOf(confirm)).toEqual(attempts.map((attempt) => `${attempt.id}:confirm`));
+    const again = await sessionIntentId(app, cart);
+    expect(again).not.toBe(intentId);
+    const paid = await pay(app, cart, "pm_card_visa");
+    expect((paid.body as ResultBody).status, paid.text).toMatch(/^(order_pending|completed)$/);
+    expect(chargesOf(fake, again)).toEqual([{ intentId: again, amount: cart.total, currency: "usd" }]);
+    const [firstAttempt] = await attemptsOf(app, cart.cartId);
+    // The kept error's key was never sent again.
+    expect(keysOf(confirm)).toEqual([`${firstAttempt?.id}:confirm`]);
   });
 
   it("on the server's confirmation, after it authorized: the intent is read and the order placed, charged once", async () => {
@@ -92,8 +94,8 @@ describe("a server error Stripe keeps under the key", () => {
     const { cart, intentId, path: confirm } = await paymentWithKeptError("confirm", "after");
 
     const paid = await pay(app, cart, "pm_card_chargeDeclined");
-    expect(fake.ledger.retrieve(intentId).status).toBe("requires_payment_method");
-    expect(paid.body, paid.text).toMatchObject({ status: "failed" });
+    expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
+    expect(paid.body, paid.text).toMatchObject({ status: "failed", failure: { code: "processor_error" } });
     const polled = await orderResult(app, cart);
     expect(polled.body).toMatchObject({ status: "failed" });
     await runJob(app.deps, "reconcile-payments");

@@ -55,6 +55,7 @@ const MAX_STEPS = 8;
 export async function settleCart(deps: AppDeps, cartId: string, options: { observed?: ProcessorIntent } = {}): Promise<void> {
   let observation: Observation | undefined = options.observed ? { intent: options.observed, stateKey: undefined } : undefined;
   let confirmedAttempt: string | undefined;
+  const released = new Set<string>();
   for (let steps = 0; steps < MAX_STEPS; steps++) {
     const current = observation;
     const step = await deps.database.db.transaction((tx) => decide(tx, deps, cartId, current, confirmedAttempt));
@@ -74,6 +75,11 @@ export async function settleCart(deps: AppDeps, cartId: string, options: { obser
         observation = { intent: await capture(deps, step), stateKey: step.stateKey };
         break;
       case "release":
+        // One cancellation per settlement: one the processor refused, leaving the intent open, is left
+        // for the next settlement (the cart stays LOCKED, its result payment_pending) rather than sent
+        // again and again here.
+        if (released.has(step.intentId)) return;
+        released.add(step.intentId);
         observation = { intent: await release(deps, step), stateKey: step.stateKey };
         break;
     }
@@ -121,9 +127,8 @@ async function decide(tx: Tx, deps: AppDeps, cartId: string, observation: Observ
     if (HOLDS_NO_MONEY.has(intent.status)) {
       // The card holds nothing now, and the confirmation is never sent again. But one sent earlier may
       // still be on its way (a timeout is not a refusal) and authorise after the customer was told
-      // nothing was charged: the intent is canceled first, with a key of its own for each try. Refused
-      // because it was authorised meanwhile, the cancellation reads the intent, and the attempt is
-      // carried on below; done, no confirmation can authorise any more.
+      // nothing was charged: the intent is canceled first, with a key of its own for each try. Once it
+      // is canceled no confirmation can authorise, and one that did meanwhile is voided with it.
       if (intent.status !== "canceled") return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-unpayable:${deps.now().getTime()}`, stateKey };
       await failAttempt(tx, deps, cart, attempt, QUOTE_NOT_PAYABLE);
       return { kind: "done" };
@@ -361,7 +366,7 @@ async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>):
     // A server error the processor keeps under the key is its last word on this confirmation: the
     // same key would only get it again, for a day. It is taken as a refusal, below, and never sent
     // with another key: the card may have been tried and declined before the error, and a second
-    // try at it is the customer's to make (paying again is a new attempt, with a key of its own).
+    // try at it is the customer's to make (paying again is a new attempt, on a new intent).
     const kept = keptUnderKey(error);
     // Unreachable: the confirmation may have happened; the next caller sends it again with the same
     // key. Not the processor's answer at all (a crash, a bug): the cart stays LOCKED for the next
@@ -371,8 +376,16 @@ async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>):
     // fails (the cart reopens); authorized meanwhile, it is carried on as usual.
     const current = (await retrieveOrNull(deps, step.intentId)) ?? lostIntent(step.intentId);
     if (current.status !== "requires_payment_method" && current.status !== "requires_confirmation") return current;
-    const invalidMethod = !kept && isPaymentProcessorError(error) && error.kind === "invalid_request";
     logger.warn({ intentId: step.intentId, err: error }, "the card processor refused a confirmation");
+    if (kept) {
+      // A server error leaves what the processor did with the confirmation open: it may still settle
+      // it. The intent is canceled before the attempt fails, as for quote_not_payable, so that nothing
+      // can be authorised after the customer is told nothing was charged.
+      const canceled = await release(deps, { kind: "release", intentId: step.intentId, idempotencyKey: `${step.intentId}:cancel-refused:${deps.now().getTime()}`, stateKey: "" });
+      // Told as the refusal it is (failureOf would say "canceled" of a canceled intent).
+      return canceled.status === "canceled" ? { ...canceled, status: "requires_payment_method", lastError: PROCESSOR_REFUSED } : canceled;
+    }
+    const invalidMethod = isPaymentProcessorError(error) && error.kind === "invalid_request";
     return { ...current, status: "requires_payment_method", lastError: invalidMethod ? INVALID_PAYMENT_METHOD : PROCESSOR_REFUSED };
   }
 }
@@ -399,13 +412,19 @@ export type Unsettled = { outcome: "released" | "parked" | "unchanged"; intentId
  */
 export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknown): Promise<Unsettled> {
   const [pending] = await deps.database.db
-    .select({ intentId: paymentAttempts.intentId })
+    .select({ intentId: paymentAttempts.intentId, confirmKey: paymentAttempts.confirmKey, confirmedAt: paymentAttempts.confirmedAt })
     .from(paymentAttempts)
     .where(and(eq(paymentAttempts.cartId, cartId), eq(paymentAttempts.status, "pending")));
   if (!pending) return { outcome: "unchanged" };
   let intent: ProcessorIntent | undefined;
   try {
     intent = (await retrieveOrNull(deps, pending.intentId)) ?? lostIntent(pending.intentId);
+    // A confirmation the service sent and never heard back about may still authorise an intent that
+    // holds nothing now: it is canceled before the cart is released, so that the customer is not
+    // told nothing is held when it may soon be. A cancellation that fails leaves it parked, below.
+    if (pending.confirmKey !== null && pending.confirmedAt === null && intent.status !== "canceled" && HOLDS_NO_MONEY.has(intent.status)) {
+      intent = await release(deps, { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-unsettled:${deps.now().getTime()}`, stateKey: "" });
+    }
   } catch (error) {
     if (isTransient(error)) throw error;
     intent = undefined;
@@ -417,7 +436,8 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
       .from(paymentAttempts)
       .where(and(eq(paymentAttempts.cartId, cartId), eq(paymentAttempts.status, "pending")));
     if (!cart || !attempt || attempt.intentId !== pending.intentId) return { outcome: "unchanged" };
-    if (intent && HOLDS_NO_MONEY.has(intent.status)) {
+    const confirmationUnanswered = attempt.confirmKey !== null && attempt.confirmedAt === null && intent?.status !== "canceled";
+    if (intent && HOLDS_NO_MONEY.has(intent.status) && !confirmationUnanswered) {
       await failAttempt(tx, deps, cart, attempt, isUnplaceable(attempt) ? ORDER_NOT_PLACED : PROCESSOR_REFUSED);
       logger.warn({ cartId, intentId: attempt.intentId, err: cause }, "payment settlement failed; the card holds nothing, so the cart was released");
       return { outcome: "released", intentId: attempt.intentId };
