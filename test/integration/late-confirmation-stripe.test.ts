@@ -12,7 +12,8 @@ import { FAKE_STRIPE_KEY, startFakeStripe, type FakeStripe } from "../stripe-fak
  * the card afterwards, with nothing left to release the hold for a day. The intent is canceled first.
  */
 const TIMEOUT_MS = 300;
-const HELD_MS = 4_000;
+/** How long the fake holds the confirmation: long enough that every step of a case runs before it lands, on a loaded machine too. */
+const HELD_MS = 8_000;
 
 let fake: FakeStripe;
 let app: TestApp;
