@@ -139,7 +139,7 @@ type Reconciled = { outcome: Outcome | "errors" | "unavailable"; attention?: Non
 async function reconcileOne(deps: AppDeps, cartId: string): Promise<Reconciled> {
   const before = await stateOf(deps, cartId);
   try {
-    await settleCart(deps, cartId);
+    await settleCart(deps, cartId, { refusedCancellation: "throw" });
   } catch (error) {
     const appError = toAppError(error);
     if (appError.code === "DEPENDENCY_UNAVAILABLE") {

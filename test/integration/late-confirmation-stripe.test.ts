@@ -63,23 +63,37 @@ describe("a confirmation still running at Stripe when the quote stops being paya
     expect(((await orderResult(app, cart)).body as ResultBody).failure?.code).toBe("quote_not_payable");
   });
 
-  it("with the cancellation refused as the intent's state: pending, not failed, and the confirmation that lands is carried on", async () => {
+  it("with the cancellation refused as the intent's state: the poll leaves it pending, the reconciliation job cancels it on its own try", async () => {
     const { cart, intentId, heldSince, untilReleased } = await lockedWithConfirmationHeld();
-    for (let refusal = 0; refusal < 3; refusal += 1) {
-      fake.inject({ method: "POST", path: cancelPath(intentId), kind: "status", status: 400, error: { type: "invalid_request_error", code: "payment_intent_unexpected_state" } });
-    }
+    const unexpectedState = { type: "invalid_request_error", code: "payment_intent_unexpected_state" };
+    for (let refusal = 0; refusal < 2; refusal += 1) fake.inject({ method: "POST", path: cancelPath(intentId), kind: "status", status: 400, error: unexpectedState });
     const polled = await orderResult(app, cart);
     expect(polled.status, polled.text).toBe(200);
     expect(polled.body).toMatchObject({ status: "payment_pending" });
-    await runJob(app.deps, "reconcile-payments");
+
+    // The job's settlement meets the second refusal; releasing the cart, it cancels once more, and that one is done.
+    const report = await runJob(app.deps, "reconcile-payments");
+    expect(report.details).toMatchObject({ released: 1 });
     expect(performance.now() - heldSince).toBeLessThan(HELD_MS);
-    expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["pending"]);
+    expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
+    expect(((await orderResult(app, cart)).body as ResultBody).status).toBe("failed");
 
     await untilReleased();
-    expect(fake.ledger.retrieve(intentId).status).toBe("requires_capture");
-    const settled = await orderResult(app, cart);
-    expect((settled.body as ResultBody).status, settled.text).toMatch(/^(order_pending|completed)$/);
-    expect(chargesOf(fake, intentId)).toHaveLength(1);
+    expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
+    expect(chargesOf(fake, intentId)).toEqual([]);
+  });
+
+  it("with every cancellation refused: the reconciliation job parks the payment for review, never pending without end", async () => {
+    const { cart, intentId, heldSince } = await lockedWithConfirmationHeld();
+    const unexpectedState = { type: "invalid_request_error", code: "payment_intent_unexpected_state" };
+    for (let refusal = 0; refusal < 6; refusal += 1) fake.inject({ method: "POST", path: cancelPath(intentId), kind: "status", status: 400, error: unexpectedState });
+    expect(((await orderResult(app, cart)).body as ResultBody).status).toBe("payment_pending");
+    const report = await runJob(app.deps, "reconcile-payments");
+    expect(report.details).toMatchObject({ parked: 1 });
+    expect(report.attention).toEqual([{ cartId: cart.cartId, outcome: "parked", reason: "INTERNAL_ERROR" }]);
+    expect(performance.now() - heldSince).toBeLessThan(HELD_MS);
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["needs_review"]);
+    expect(((await orderResult(app, cart)).body as ResultBody).status).toBe("payment_pending");
   });
 
   it("with the cancellation failing otherwise: the reconciliation job parks the payment instead of telling the customer nothing is held", async () => {

@@ -63,7 +63,7 @@ describe("a server error Stripe keeps under the key", () => {
 
     const first = await pay(app, cart, "pm_card_visa");
     expect(first.status, first.text).toBe(200);
-    expect(first.body).toMatchObject({ status: "failed", failure: { code: "processor_error" } });
+    expect(first.body).toMatchObject({ status: "failed", failure: { code: "processor_error", message: expect.stringMatching(/start the payment again/) as string } });
     // Canceled before the failure is told: whatever Stripe still does with that confirmation authorises nothing.
     expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
     expect((await readCart(app, cart)).status).toBe("OPEN");
@@ -78,6 +78,22 @@ describe("a server error Stripe keeps under the key", () => {
     const [firstAttempt] = await attemptsOf(app, cart.cartId);
     // The kept error's key was never sent again.
     expect(keysOf(confirm)).toEqual([`${firstAttempt?.id}:confirm`]);
+  });
+
+  it("on the server's confirmation, with the cancellation then refused: the payment stays pending, never failed while its intent is open", async () => {
+    const { cart, intentId } = await paymentWithKeptError("confirm", "before");
+    fake.inject({ method: "POST", path: new RegExp(`^/v1/payment_intents/${intentId}/cancel$`), kind: "status", status: 400, error: { type: "invalid_request_error", code: "payment_intent_unexpected_state" } });
+
+    const first = await pay(app, cart, "pm_card_visa");
+    expect(first.status, first.text).toBe(503);
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["pending"]);
+    expect((await readCart(app, cart)).status).toBe("LOCKED");
+    expect(fake.ledger.retrieve(intentId).status).toBe("requires_payment_method");
+
+    // The next settlement meets the kept error again, and this time the cancellation is done.
+    const polled = await orderResult(app, cart);
+    expect(polled.body, polled.text).toMatchObject({ status: "failed", failure: { code: "processor_error" } });
+    expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
   });
 
   it("on the server's confirmation, after it authorized: the intent is read and the order placed, charged once", async () => {

@@ -4,6 +4,7 @@ import { carts, orders, paymentAttempts, paymentSessions } from "../../../db/sch
 import type { AppDeps } from "../../app/deps";
 import { failureOf, intentCarriesTerms, intentTermsFor, type PaymentFailure, type ProcessorIntent } from "../../domain/payments";
 import { isPaymentProcessorError } from "../../integrations/payments/types";
+import { dependencyUnavailable } from "../../errors";
 import { toAppError } from "../../errors-map";
 import { logger } from "../../log";
 import { newId } from "../../security/tokens";
@@ -52,7 +53,7 @@ const MAX_STEPS = 8;
  * Exactly one order per cart is the `orders.cart_id` unique constraint; the lock makes it the
  * normal path rather than an error path.
  */
-export async function settleCart(deps: AppDeps, cartId: string, options: { observed?: ProcessorIntent } = {}): Promise<void> {
+export async function settleCart(deps: AppDeps, cartId: string, options: { observed?: ProcessorIntent; refusedCancellation?: "wait" | "throw" } = {}): Promise<void> {
   let observation: Observation | undefined = options.observed ? { intent: options.observed, stateKey: undefined } : undefined;
   let confirmedAttempt: string | undefined;
   const released = new Set<string>();
@@ -77,8 +78,12 @@ export async function settleCart(deps: AppDeps, cartId: string, options: { obser
       case "release":
         // One cancellation per settlement: one the processor refused, leaving the intent open, is left
         // for the next settlement (the cart stays LOCKED, its result payment_pending) rather than sent
-        // again and again here.
-        if (released.has(step.intentId)) return;
+        // again and again here. The reconciliation job asks for the refusal to be thrown instead, so
+        // that it parks the payment for review (releaseOrPark) rather than meet it on every run.
+        if (released.has(step.intentId)) {
+          if (options.refusedCancellation === "throw") throw new Error(`the card processor refused to cancel intent ${step.intentId}, which still reads open`);
+          return;
+        }
         released.add(step.intentId);
         observation = { intent: await release(deps, step), stateKey: step.stateKey };
         break;
@@ -382,8 +387,12 @@ async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>):
       // it. The intent is canceled before the attempt fails, as for quote_not_payable, so that nothing
       // can be authorised after the customer is told nothing was charged.
       const canceled = await release(deps, { kind: "release", intentId: step.intentId, idempotencyKey: `${step.intentId}:cancel-refused:${deps.now().getTime()}`, stateKey: "" });
-      // Told as the refusal it is (failureOf would say "canceled" of a canceled intent).
-      return canceled.status === "canceled" ? { ...canceled, status: "requires_payment_method", lastError: PROCESSOR_REFUSED } : canceled;
+      // Told as the processor's failure it is (failureOf would say "canceled" of a canceled intent).
+      if (canceled.status === "canceled") return { ...canceled, status: "requires_payment_method", lastError: PROCESSOR_FAILED };
+      // Not canceled and still open: the confirmation may yet authorise, so the payment stays pending
+      // (the cart LOCKED) and the next settlement tries again.
+      if (canceled.status === "requires_payment_method" || canceled.status === "requires_confirmation") throw dependencyUnavailable("The card processor", error);
+      return canceled;
     }
     const invalidMethod = isPaymentProcessorError(error) && error.kind === "invalid_request";
     return { ...current, status: "requires_payment_method", lastError: invalidMethod ? INVALID_PAYMENT_METHOD : PROCESSOR_REFUSED };
@@ -392,6 +401,8 @@ async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>):
 
 const INVALID_PAYMENT_METHOD = { code: "invalid_payment_method", message: "The card processor did not accept this payment method; try another card." };
 const PROCESSOR_REFUSED = { code: "processor_error", message: "The card processor could not complete this payment and nothing was charged; try again or use another card." };
+/** A server error on the confirmation, after which the intent was canceled: paying again needs a new payment session. */
+const PROCESSOR_FAILED = { code: "processor_error", message: "The card processor failed while confirming this payment, so it was canceled and nothing was charged; start the payment again." };
 
 /** A failure that a later try may not meet: the processor or the database out of reach. */
 function isTransient(error: unknown): boolean {
