@@ -85,7 +85,8 @@ describe("a server error Stripe keeps under the key", () => {
     fake.inject({ method: "POST", path: new RegExp(`^/v1/payment_intents/${intentId}/cancel$`), kind: "status", status: 400, error: { type: "invalid_request_error", code: "payment_intent_unexpected_state" } });
 
     const first = await pay(app, cart, "pm_card_visa");
-    expect(first.status, first.text).toBe(503);
+    expect(first.status, first.text).toBe(200);
+    expect(first.body).toMatchObject({ status: "payment_pending" });
     expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["pending"]);
     expect((await readCart(app, cart)).status).toBe("LOCKED");
     expect(fake.ledger.retrieve(intentId).status).toBe("requires_payment_method");
@@ -94,6 +95,19 @@ describe("a server error Stripe keeps under the key", () => {
     const polled = await orderResult(app, cart);
     expect(polled.body, polled.text).toMatchObject({ status: "failed", failure: { code: "processor_error" } });
     expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
+  });
+
+  it("on the server's confirmation, with every cancellation refused: pending for the customer, parked by the reconciliation job", async () => {
+    const { cart, intentId } = await paymentWithKeptError("confirm", "before");
+    for (let refusal = 0; refusal < 6; refusal += 1) {
+      fake.inject({ method: "POST", path: new RegExp(`^/v1/payment_intents/${intentId}/cancel$`), kind: "status", status: 400, error: { type: "invalid_request_error", code: "payment_intent_unexpected_state" } });
+    }
+    expect((await pay(app, cart, "pm_card_visa")).body).toMatchObject({ status: "payment_pending" });
+    expect((await orderResult(app, cart)).body).toMatchObject({ status: "payment_pending" });
+    advanceClock(app, 120_000);
+    const report = await runJob(app.deps, "reconcile-payments");
+    expect(report.attention).toEqual([{ cartId: cart.cartId, outcome: "parked", reason: "INTERNAL_ERROR" }]);
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["needs_review"]);
   });
 
   it("on the server's confirmation, after it authorized: the intent is read and the order placed, charged once", async () => {
@@ -177,6 +191,19 @@ describe("a server error Stripe keeps under the key", () => {
     const keys = keysOf(cancel);
     expect(keys).toHaveLength(2);
     expect(new Set(keys).size).toBe(2);
+  });
+
+  it("an expired cart's intent whose cancellation is always refused is left for the next run quietly: no error, nothing to park", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionIntentId(app, cart);
+    advanceClock(app, 25 * 3_600_000);
+    for (let refusal = 0; refusal < 4; refusal += 1) {
+      fake.inject({ method: "POST", path: new RegExp(`^/v1/payment_intents/${intentId}/cancel$`), kind: "status", status: 400, error: { type: "invalid_request_error", code: "payment_intent_unexpected_state" } });
+    }
+    const report = await runJob(app.deps, "reconcile-payments");
+    expect(report.details).toMatchObject({ errors: 0 });
+    expect(report.attention).toEqual([]);
+    expect(fake.ledger.retrieve(intentId).status).toBe("requires_payment_method");
   });
 
   it("on detaching a saved card: the customer's next removal detaches it", async () => {

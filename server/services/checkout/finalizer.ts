@@ -4,7 +4,6 @@ import { carts, orders, paymentAttempts, paymentSessions } from "../../../db/sch
 import type { AppDeps } from "../../app/deps";
 import { failureOf, intentCarriesTerms, intentTermsFor, type PaymentFailure, type ProcessorIntent } from "../../domain/payments";
 import { isPaymentProcessorError } from "../../integrations/payments/types";
-import { dependencyUnavailable } from "../../errors";
 import { toAppError } from "../../errors-map";
 import { logger } from "../../log";
 import { newId } from "../../security/tokens";
@@ -69,7 +68,13 @@ export async function settleCart(deps: AppDeps, cartId: string, options: { obser
         break;
       case "confirm":
         // The confirmation's own answer: decide() marks the attempt confirmed and trusts it.
-        observation = { intent: await confirm(deps, step), stateKey: undefined };
+        try {
+          observation = { intent: await confirm(deps, step), stateKey: undefined };
+        } catch (error) {
+          if (!(error instanceof CancellationRefused)) throw error;
+          if (options.refusedCancellation === "throw") throw error;
+          return;
+        }
         confirmedAttempt = step.attemptId;
         break;
       case "capture":
@@ -81,7 +86,8 @@ export async function settleCart(deps: AppDeps, cartId: string, options: { obser
         // again and again here. The reconciliation job asks for the refusal to be thrown instead, so
         // that it parks the payment for review (releaseOrPark) rather than meet it on every run.
         if (released.has(step.intentId)) {
-          if (options.refusedCancellation === "throw") throw new Error(`the card processor refused to cancel intent ${step.intentId}, which still reads open`);
+          // An intent no attempt waits on (an expired cart's) is left for the next run quietly: nothing to park.
+          if (options.refusedCancellation === "throw" && step.stateKey !== attemptStateKey(undefined)) throw new CancellationRefused(step.intentId);
           return;
         }
         released.add(step.intentId);
@@ -299,6 +305,17 @@ const ORDER_NOT_PLACED = {
   message: "The order could not be placed, so the card was not charged and its hold is released; contact the restaurant.",
 };
 
+/**
+ * The processor refused to cancel an intent that still reads open. settleCart leaves the payment pending
+ * for the next settlement, or, for the reconciliation job, throws this so that releaseOrPark parks it.
+ */
+class CancellationRefused extends Error {
+  constructor(intentId: string) {
+    super(`the card processor refused to cancel intent ${intentId}, which still reads open`);
+    this.name = "CancellationRefused";
+  }
+}
+
 /** Rolls back the savepoint a rehearsal ran in; anything else thrown there is the rehearsal's answer. */
 class Rehearsed extends Error {}
 
@@ -390,8 +407,8 @@ async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>):
       // Told as the processor's failure it is (failureOf would say "canceled" of a canceled intent).
       if (canceled.status === "canceled") return { ...canceled, status: "requires_payment_method", lastError: PROCESSOR_FAILED };
       // Not canceled and still open: the confirmation may yet authorise, so the payment stays pending
-      // (the cart LOCKED) and the next settlement tries again.
-      if (canceled.status === "requires_payment_method" || canceled.status === "requires_confirmation") throw dependencyUnavailable("The card processor", error);
+      // (the cart LOCKED) and the next settlement tries again (settleCart).
+      if (canceled.status === "requires_payment_method" || canceled.status === "requires_confirmation") throw new CancellationRefused(step.intentId);
       return canceled;
     }
     const invalidMethod = isPaymentProcessorError(error) && error.kind === "invalid_request";
