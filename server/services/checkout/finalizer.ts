@@ -71,8 +71,7 @@ export async function settleCart(deps: AppDeps, cartId: string, options: { obser
         try {
           observation = { intent: await confirm(deps, step), stateKey: undefined };
         } catch (error) {
-          if (!(error instanceof CancellationRefused)) throw error;
-          if (options.refusedCancellation === "throw") throw error;
+          if (!(error instanceof CancellationRefused) || options.refusedCancellation === "throw") throw error;
           return;
         }
         confirmedAttempt = step.attemptId;
@@ -140,7 +139,7 @@ async function decide(tx: Tx, deps: AppDeps, cartId: string, observation: Observ
       // still be on its way (a timeout is not a refusal) and authorise after the customer was told
       // nothing was charged: the intent is canceled first, with a key of its own for each try. Once it
       // is canceled no confirmation can authorise, and one that did meanwhile is voided with it.
-      if (intent.status !== "canceled") return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-unpayable:${deps.now().getTime()}`, stateKey };
+      if (intent.status !== "canceled") return { kind: "release", intentId: intent.id, idempotencyKey: tryKey(deps, intent.id, "cancel-unpayable"), stateKey };
       await failAttempt(tx, deps, cart, attempt, QUOTE_NOT_PAYABLE);
       return { kind: "done" };
     }
@@ -180,7 +179,7 @@ async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: A
         // A key of its own for each try, as releaseUnplaceable's: the processor answers a key's first
         // outcome again, a server error included, and capturing is safe to repeat (a captured intent
         // refuses a second capture, and `capture` then reads the intent as it is).
-        if (unplaceable === undefined) return { kind: "capture", intentId: intent.id, idempotencyKey: `${intent.id}:capture:${deps.now().getTime()}`, stateKey };
+        if (unplaceable === undefined) return { kind: "capture", intentId: intent.id, idempotencyKey: tryKey(deps, intent.id, "capture"), stateKey };
         logger.error({ cartId: cart.id, intentId: intent.id, err: unplaceable }, "the paid order cannot be stored: its authorization is canceled, never captured");
         // Recorded before the cancellation is sent, and kept while it is not done: whoever settles this
         // cart next (the report, a poll, the webhook, the reconciliation job) cancels, never captures.
@@ -248,7 +247,7 @@ const OPEN_INTENT_STATUSES = new Set<ProcessorIntent["status"]>(["requires_payme
 async function retireIntentOfExpiredCart(tx: Tx, deps: AppDeps, cart: CartRow, intent: ProcessorIntent): Promise<Step> {
   if (OPEN_INTENT_STATUSES.has(intent.status)) {
     // A key of its own for each try, as releaseUnplaceable's.
-    return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-expired-cart:${deps.now().getTime()}`, stateKey: attemptStateKey(undefined) };
+    return { kind: "release", intentId: intent.id, idempotencyKey: tryKey(deps, intent.id, "cancel-expired-cart"), stateKey: attemptStateKey(undefined) };
   }
   if (intent.status === "canceled") {
     await tx
@@ -271,7 +270,7 @@ async function releaseUnplaceable(tx: Tx, deps: AppDeps, cart: CartRow, attempt:
   // A key of its own for each try: the processor answers a key's first outcome again, an error
   // included (Stripe keeps it 24 hours), and canceling is safe to repeat (a canceled intent refuses
   // it, and `release` then reads the intent as it is).
-  if (intent.status === "requires_capture") return { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-unplaceable:${deps.now().getTime()}`, stateKey };
+  if (intent.status === "requires_capture") return { kind: "release", intentId: intent.id, idempotencyKey: tryKey(deps, intent.id, "cancel-unplaceable"), stateKey };
   if (intent.status === "processing") return { kind: "done" };
   await failAttempt(tx, deps, cart, attempt, ORDER_NOT_PLACED);
   return { kind: "done" };
@@ -304,6 +303,14 @@ const ORDER_NOT_PLACED = {
   code: "order_not_placed",
   message: "The order could not be placed, so the card was not charged and its hold is released; contact the restaurant.",
 };
+
+/**
+ * The key of one try of a capture or cancellation: its own for each try, since the processor answers a
+ * key's first outcome again (a server error included), and the intent refuses a second one anyway.
+ */
+function tryKey(deps: AppDeps, intentId: string, purpose: string): string {
+  return `${intentId}:${purpose}:${deps.now().getTime()}`;
+}
 
 /**
  * The processor refused to cancel an intent that still reads open. settleCart leaves the payment pending
@@ -403,7 +410,7 @@ async function confirm(deps: AppDeps, step: Extract<Step, { kind: "confirm" }>):
       // A server error leaves what the processor did with the confirmation open: it may still settle
       // it. The intent is canceled before the attempt fails, as for quote_not_payable, so that nothing
       // can be authorised after the customer is told nothing was charged.
-      const canceled = await release(deps, { kind: "release", intentId: step.intentId, idempotencyKey: `${step.intentId}:cancel-refused:${deps.now().getTime()}`, stateKey: "" });
+      const canceled = await release(deps, { kind: "release", intentId: step.intentId, idempotencyKey: tryKey(deps, step.intentId, "cancel-refused"), stateKey: "" });
       // Told as the processor's failure it is (failureOf would say "canceled" of a canceled intent).
       if (canceled.status === "canceled") return { ...canceled, status: "requires_payment_method", lastError: PROCESSOR_FAILED };
       // Not canceled and still open: the confirmation may yet authorise, so the payment stays pending
@@ -451,7 +458,7 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
     // holds nothing now: it is canceled before the cart is released, so that the customer is not
     // told nothing is held when it may soon be. A cancellation that fails leaves it parked, below.
     if (pending.confirmKey !== null && pending.confirmedAt === null && intent.status !== "canceled" && HOLDS_NO_MONEY.has(intent.status)) {
-      intent = await release(deps, { kind: "release", intentId: intent.id, idempotencyKey: `${intent.id}:cancel-unsettled:${deps.now().getTime()}`, stateKey: "" });
+      intent = await release(deps, { kind: "release", intentId: intent.id, idempotencyKey: tryKey(deps, intent.id, "cancel-unsettled"), stateKey: "" });
     }
   } catch (error) {
     if (isTransient(error)) throw error;
