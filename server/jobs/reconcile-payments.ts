@@ -6,7 +6,7 @@ import { logger } from "../log";
 import { releaseOrPark, settleCart } from "../services/checkout/finalizer";
 import type { Job, JobReport } from "./types";
 
-type Outcome = "completed" | "released" | "pending" | "unchanged" | "parked";
+type Outcome = "completed" | "released" | "pending" | "unchanged" | "parked" | "held";
 
 /** Carts in a row whose settlement met an unavailable processor or database before the run is taken for an outage and ends. */
 const OUTAGE_AFTER_UNAVAILABLE_CARTS = 3;
@@ -29,7 +29,7 @@ const OUTAGE_AFTER_UNAVAILABLE_CARTS = 3;
  * id order from a cursor, so a payment that stays pending is not revisited within one run.
  */
 export const reconcilePayments: Job = async ({ deps, batchSize, deadline }) => {
-  const counts: Record<Outcome | "errors", number> = { completed: 0, released: 0, pending: 0, unchanged: 0, parked: 0, errors: 0 };
+  const counts: Record<Outcome | "errors", number> = { completed: 0, released: 0, pending: 0, unchanged: 0, parked: 0, held: 0, errors: 0 };
   const attention: NonNullable<JobReport["attention"]> = [];
   let batches = 0;
   let complete = true;
@@ -149,7 +149,7 @@ async function reconcileOne(deps: AppDeps, cartId: string): Promise<Reconciled> 
     try {
       const unsettled = await releaseOrPark(deps, cartId, error);
       if (unsettled.outcome === "unchanged") return { outcome: "errors" };
-      return { outcome: unsettled.outcome, attention: { cartId, outcome: unsettled.outcome, reason: appError.code } };
+      if (unsettled.outcome !== "settled") return { outcome: unsettled.outcome, attention: { cartId, outcome: unsettled.outcome, reason: appError.code } };
     } catch (releaseError) {
       logger.error({ cartId, err: releaseError }, "payment reconciliation: could not release or park the cart");
       return { outcome: toAppError(releaseError).code === "DEPENDENCY_UNAVAILABLE" ? "unavailable" : "errors" };

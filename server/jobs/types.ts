@@ -13,9 +13,10 @@ export type JobReport = {
   details: Record<string, number>;
   /**
    * Carts the run could not carry to an outcome the usual way (reconcile-payments): released (the
-   * card held nothing) or parked for manual review (it may hold money). Empty or absent when none.
+   * card held nothing), parked for manual review (it may hold money), or held (an expired cart's
+   * authorisation the processor refuses to cancel: release it by hand). Empty or absent when none.
    */
-  attention?: { cartId: string; outcome: "released" | "parked"; reason: string }[];
+  attention?: { cartId: string; outcome: "released" | "parked" | "held"; reason: string }[];
 };
 
 export const jobNames = ["expire-carts", "prune-idempotency", "prune-sign-in", "reconcile-payments", "release-quotes"] as const;

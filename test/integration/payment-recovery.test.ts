@@ -116,8 +116,9 @@ describe("reconcile-payments meets a failure it cannot cure", () => {
   it("parks a cart whose card is authorized but cannot be captured: LOCKED, out of every automatic path, named once", async () => {
     const cart = await readyToPay();
     faults.capture = new PaymentProcessorError("rejected", "capture refused (test)");
-    const failed = await pay(app, cart, "pm_card_visa");
-    expect(failed.status).toBe(500);
+    // One capture per settlement: refused, the payment stays pending for the customer (never an internal error).
+    const refused = await pay(app, cart, "pm_card_visa");
+    expect(refused.body, refused.text).toMatchObject({ status: "payment_pending" });
     expect((await readCart(app, cart)).status).toBe("LOCKED");
 
     passReconcileDelay();
@@ -142,7 +143,7 @@ describe("reconcile-payments meets a failure it cannot cure", () => {
     const declined = await pay(app, cart, "pm_card_chargeDeclined");
     expect((declined.body as ResultBody).status).toBe("failed");
     faults.capture = new PaymentProcessorError("rejected", "capture refused (test)");
-    expect((await pay(app, cart, "pm_card_visa")).status).toBe(500);
+    expect(((await pay(app, cart, "pm_card_visa")).body as ResultBody).status).toBe("payment_pending");
     passReconcileDelay();
     expect((await runJob(app.deps, "reconcile-payments")).details.parked).toBe(1);
     expect(await attemptStatuses(cart.cartId)).toEqual(["failed", "needs_review"]);

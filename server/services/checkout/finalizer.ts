@@ -1,4 +1,4 @@
-import { and, eq } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Tx } from "../../../db/client";
 import { carts, orders, paymentAttempts, paymentSessions } from "../../../db/schema";
 import type { AppDeps } from "../../app/deps";
@@ -56,6 +56,7 @@ export async function settleCart(deps: AppDeps, cartId: string, options: { obser
   let observation: Observation | undefined = options.observed ? { intent: options.observed, stateKey: undefined } : undefined;
   let confirmedAttempt: string | undefined;
   const released = new Set<string>();
+  const captured = new Set<string>();
   for (let steps = 0; steps < MAX_STEPS; steps++) {
     const current = observation;
     const step = await deps.database.db.transaction((tx) => decide(tx, deps, cartId, current, confirmedAttempt));
@@ -76,17 +77,26 @@ export async function settleCart(deps: AppDeps, cartId: string, options: { obser
         }
         confirmedAttempt = step.attemptId;
         break;
+      // One capture and one cancellation per intent and settlement: one the processor refused, leaving
+      // the intent as it was, is left for the next settlement (the cart stays LOCKED, its result
+      // payment_pending) rather than sent again and again here. The reconciliation job asks for the
+      // refusal to be thrown instead, so that it parks the payment for review (releaseOrPark) rather
+      // than meet it on every run.
       case "capture":
+        if (captured.has(step.intentId)) {
+          if (options.refusedCancellation === "throw") throw new Error(`the card processor refused to capture intent ${step.intentId}, which still reads authorised`);
+          return;
+        }
+        captured.add(step.intentId);
         observation = { intent: await capture(deps, step), stateKey: step.stateKey };
         break;
       case "release":
-        // One cancellation per settlement: one the processor refused, leaving the intent open, is left
-        // for the next settlement (the cart stays LOCKED, its result payment_pending) rather than sent
-        // again and again here. The reconciliation job asks for the refusal to be thrown instead, so
-        // that it parks the payment for review (releaseOrPark) rather than meet it on every run.
         if (released.has(step.intentId)) {
-          // An intent no attempt waits on (an expired cart's) is left for the next run quietly: nothing to park.
-          if (options.refusedCancellation === "throw" && step.stateKey !== attemptStateKey(undefined)) throw new CancellationRefused(step.intentId);
+          // An expired cart's intent (no attempt waits on it) that holds nothing is left for the next
+          // run quietly: nothing to park. One that holds an authorisation is named for review.
+          const holdsMoney = !HOLDS_NO_MONEY.has(observation?.intent.status ?? "requires_payment_method");
+          const forAttempt = step.stateKey !== attemptStateKey(undefined);
+          if (options.refusedCancellation === "throw" && (forAttempt || holdsMoney)) throw new CancellationRefused(step.intentId, { forAttempt });
           return;
         }
         released.add(step.intentId);
@@ -212,6 +222,7 @@ async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: A
  */
 async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessionIntentId: string | null, intent: ProcessorIntent): Promise<Step> {
   const now = deps.now();
+  if (cart.status === "LOCKED" && intent.status === "succeeded") return orderParkedCapture(tx, deps, cart, intent);
   if (intent.id === sessionIntentId && intent.metadata.cartId === cart.id && effectiveStatus(cart, now) === "EXPIRED") return retireIntentOfExpiredCart(tx, deps, cart, intent);
   if (intent.metadata.cartId !== cart.id || cart.quoteFingerprint === null || effectiveStatus(cart, now) !== "OPEN") return { kind: "done" };
   const carriesQuote = intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
@@ -230,6 +241,32 @@ async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessio
     const attempt = await lockForAttempt(tx, deps, cart, { intentId: intent.id, source: "webhook" });
     await placeOrder(tx, deps, lockedFor(cart, now), attempt, intent);
   }
+  return { kind: "done" };
+}
+
+/**
+ * A LOCKED cart with no pending attempt is parked for review (releaseOrPark). Its intent captured
+ * means a capture already on its way when the attempt was parked went through: the customer paid,
+ * and the order the capture was rehearsed for is placed, as the capture's own settlement would have.
+ * One that cannot be stored, or an intent captured for other terms, stays parked and says it was charged.
+ */
+async function orderParkedCapture(tx: Tx, deps: AppDeps, cart: CartRow, intent: ProcessorIntent): Promise<Step> {
+  const [parked] = await tx
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.cartId, cart.id), eq(paymentAttempts.intentId, intent.id), eq(paymentAttempts.status, "needs_review")))
+    .orderBy(desc(paymentAttempts.createdAt))
+    .limit(1);
+  if (!parked || parked.failureCode === CHARGED_WITHOUT_ORDER.code) return { kind: "done" };
+  const carriesQuote = cart.quoteFingerprint !== null && intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
+  const unplaceable = carriesQuote && parked.failureCode === null ? await rehearseOrder(tx, cart, parked, intent, deps) : "not the parked payment's terms";
+  if (unplaceable === undefined) {
+    logger.warn({ cartId: cart.id, intentId: intent.id }, "a capture went through after its payment was parked: the order is placed");
+    await placeOrder(tx, deps, cart, parked, intent);
+    return { kind: "done" };
+  }
+  logger.error({ cartId: cart.id, intentId: intent.id, err: unplaceable }, "a parked payment's intent was captured and its order cannot be placed; manual review needed");
+  await tx.update(paymentAttempts).set({ failureCode: CHARGED_WITHOUT_ORDER.code, failureMessage: CHARGED_WITHOUT_ORDER.message }).where(eq(paymentAttempts.id, parked.id));
   return { kind: "done" };
 }
 
@@ -316,10 +353,16 @@ function tryKey(deps: AppDeps, intentId: string, purpose: string): string {
  * The processor refused to cancel an intent that still reads open. settleCart leaves the payment pending
  * for the next settlement, or, for the reconciliation job, throws this so that releaseOrPark parks it.
  */
-class CancellationRefused extends Error {
-  constructor(intentId: string) {
+export class CancellationRefused extends Error {
+  readonly intentId: string;
+  /** False for an expired cart's intent, which no attempt waits on: there is no attempt to park. */
+  readonly forAttempt: boolean;
+
+  constructor(intentId: string, { forAttempt }: { forAttempt: boolean } = { forAttempt: true }) {
     super(`the card processor refused to cancel intent ${intentId}, which still reads open`);
     this.name = "CancellationRefused";
+    this.intentId = intentId;
+    this.forAttempt = forAttempt;
   }
 }
 
@@ -437,7 +480,15 @@ function isTransient(error: unknown): boolean {
 /** Intent states in which the card holds no money for this cart. */
 const HOLDS_NO_MONEY: ReadonlySet<ProcessorIntent["status"]> = new Set(["requires_payment_method", "requires_confirmation", "requires_action", "canceled"]);
 
-export type Unsettled = { outcome: "released" | "parked" | "unchanged"; intentId?: string };
+/**
+ * settled: the refusal that sent the cart here no longer held (the card was authorised meanwhile), and
+ * the payment went on as any other; held: an expired cart's authorisation the processor refuses to
+ * cancel, with no attempt to park.
+ */
+export type Unsettled = { outcome: "released" | "parked" | "settled" | "held" | "unchanged"; intentId?: string };
+
+/** Intent states in which the card is authorised for, or charged with, the attempt's amount. */
+const AUTHORISED: ReadonlySet<ProcessorIntent["status"]> = new Set(["requires_capture", "processing", "succeeded"]);
 
 /**
  * For a LOCKED cart whose settlement failed for a reason a retry will not cure (a bug, a
@@ -447,10 +498,10 @@ export type Unsettled = { outcome: "released" | "parked" | "unchanged"; intentId
  */
 export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknown): Promise<Unsettled> {
   const [pending] = await deps.database.db
-    .select({ intentId: paymentAttempts.intentId, confirmKey: paymentAttempts.confirmKey, confirmedAt: paymentAttempts.confirmedAt })
+    .select()
     .from(paymentAttempts)
     .where(and(eq(paymentAttempts.cartId, cartId), eq(paymentAttempts.status, "pending")));
-  if (!pending) return { outcome: "unchanged" };
+  if (!pending) return cause instanceof CancellationRefused && !cause.forAttempt ? { outcome: "held", intentId: cause.intentId } : { outcome: "unchanged" };
   let intent: ProcessorIntent | undefined;
   try {
     intent = (await retrieveOrNull(deps, pending.intentId)) ?? lostIntent(pending.intentId);
@@ -464,6 +515,18 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
     if (isTransient(error)) throw error;
     intent = undefined;
   }
+  // A cancellation refused because the card was authorised meanwhile (the confirmation it was meant to
+  // stop landed): nothing is stuck any more, and the payment goes on to its order as any other. Parked,
+  // it would hold the card with nothing to capture or release it.
+  if (cause instanceof CancellationRefused && intent && AUTHORISED.has(intent.status) && !isUnplaceable(pending)) {
+    try {
+      await settleCart(deps, cartId);
+      return { outcome: "settled", intentId: pending.intentId };
+    } catch (error) {
+      if (isTransient(error)) throw error;
+      intent = (await retrieveOrNull(deps, pending.intentId)) ?? lostIntent(pending.intentId);
+    }
+  }
   return deps.database.db.transaction(async (tx): Promise<Unsettled> => {
     const cart = await lockCart(tx, cartId);
     const [attempt] = await tx
@@ -473,12 +536,12 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
     if (!cart || !attempt || attempt.intentId !== pending.intentId) return { outcome: "unchanged" };
     const confirmationUnanswered = attempt.confirmKey !== null && attempt.confirmedAt === null && intent?.status !== "canceled";
     if (intent && HOLDS_NO_MONEY.has(intent.status) && !confirmationUnanswered) {
-      await failAttempt(tx, deps, cart, attempt, isUnplaceable(attempt) ? ORDER_NOT_PLACED : PROCESSOR_REFUSED);
+      await failAttempt(tx, deps, cart, attempt, await releasedFailure(tx, deps, cart, attempt, intent));
       logger.warn({ cartId, intentId: attempt.intentId, err: cause }, "payment settlement failed; the card holds nothing, so the cart was released");
       return { outcome: "released", intentId: attempt.intentId };
     }
-    // A parked attempt must say what the card holds: one marked unplaceable whose intent was captured after all was charged.
-    const chargedWithoutOrder = isUnplaceable(attempt) && intent?.status === "succeeded" ? CHARGED_WITHOUT_ORDER : undefined;
+    // A parked attempt must say what the card holds: an intent captured without its order was charged.
+    const chargedWithoutOrder = intent?.status === "succeeded" ? CHARGED_WITHOUT_ORDER : undefined;
     await tx
       .update(paymentAttempts)
       .set({ status: "needs_review", resolvedAt: deps.now(), ...(chargedWithoutOrder ? { failureCode: chargedWithoutOrder.code, failureMessage: chargedWithoutOrder.message } : {}) })
@@ -491,6 +554,17 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
   });
 }
 
+/**
+ * What the customer is told of an attempt releaseOrPark failed: why the order could not be placed; or,
+ * when its intent is canceled (paying again needs a new payment session), that the quote can no longer
+ * be paid or that the processor failed; else that the card may be tried again.
+ */
+async function releasedFailure(tx: Tx, deps: AppDeps, cart: CartRow, attempt: AttemptRow, intent: ProcessorIntent): Promise<PaymentFailure> {
+  if (isUnplaceable(attempt)) return ORDER_NOT_PLACED;
+  if (intent.status !== "canceled") return PROCESSOR_REFUSED;
+  return (await payableNow(tx, cart, deps.now())) ? PROCESSOR_FAILED : QUOTE_NOT_PAYABLE;
+}
+
 /** Cancels an authorization that must not be captured; the intent as it is afterwards decides what follows. */
 function release(deps: AppDeps, step: Extract<Step, { kind: "release" }>): Promise<ProcessorIntent> {
   return moveIntent(deps, step.intentId, () => deps.payments.cancelIntent({ intentId: step.intentId, idempotencyKey: step.idempotencyKey }));
@@ -501,15 +575,18 @@ function capture(deps: AppDeps, step: Extract<Step, { kind: "capture" }>): Promi
 }
 
 /**
- * A capture or a cancellation, and the intent it left. One the processor refuses because the intent
- * has moved on (captured by a concurrent finalizer, canceled meanwhile) or is gone reads the intent
- * as it is now instead; any other failure is thrown.
+ * A capture or a cancellation, and the intent it left. One the processor refuses (the intent has
+ * moved on: captured by a concurrent finalizer, canceled meanwhile, gone; or any other refusal) reads
+ * the intent as it is now instead, and that decides what follows: settleCart sends one capture and
+ * one cancellation per intent and settlement, so a refusal that leaves the intent as it was waits for
+ * the next. A processor out of reach is thrown (the next caller tries again), as is anything else.
  */
 async function moveIntent(deps: AppDeps, intentId: string, call: () => Promise<ProcessorIntent>): Promise<ProcessorIntent> {
   try {
     return await processorCall(call);
   } catch (error) {
-    if (!isPaymentProcessorError(error) || (error.kind !== "invalid_state" && error.kind !== "not_found")) throw error;
+    if (!isPaymentProcessorError(error) || error.kind === "unavailable") throw error;
+    if (error.kind !== "invalid_state" && error.kind !== "not_found") logger.warn({ intentId, err: error }, "the card processor refused to capture or cancel an intent");
     return (await retrieveOrNull(deps, intentId)) ?? lostIntent(intentId);
   }
 }
