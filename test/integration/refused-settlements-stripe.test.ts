@@ -17,20 +17,38 @@ import { confirmInBrowser, FAKE_STRIPE_KEY, startFakeStripe, type FakeStripe } f
  */
 let fake: FakeStripe;
 let app: TestApp;
-const hooks: { intentId?: string; cancels: number; beforeCancel: Map<number, () => void | Promise<void>>; beforeCapture: (() => Promise<void>) | undefined } = {
-  cancels: 0,
-  beforeCancel: new Map(),
-  beforeCapture: undefined,
-};
+type Hook = () => void | Promise<void>;
+const hooks: {
+  intentId?: string;
+  cancels: number;
+  beforeCancel: Map<number, Hook>;
+  beforeCapture: (() => Promise<void>) | undefined;
+  retrieves: number;
+  beforeRetrieve: Map<number, Hook>;
+  captured: number;
+  afterCapture: Map<number, Hook>;
+} = { cancels: 0, beforeCancel: new Map(), beforeCapture: undefined, retrieves: 0, beforeRetrieve: new Map(), captured: 0, afterCapture: new Map() };
 
 function withHooks(inner: PaymentProcessor): PaymentProcessor {
   return {
     ...inner,
+    retrieveIntent: async (intentId) => {
+      if (intentId === hooks.intentId) {
+        hooks.retrieves += 1;
+        await hooks.beforeRetrieve.get(hooks.retrieves)?.();
+      }
+      return inner.retrieveIntent(intentId);
+    },
     captureIntent: async (request) => {
       const before = hooks.beforeCapture;
       hooks.beforeCapture = undefined;
       await before?.();
-      return inner.captureIntent(request);
+      const answer = await inner.captureIntent(request);
+      if (request.intentId === hooks.intentId) {
+        hooks.captured += 1;
+        await hooks.afterCapture.get(hooks.captured)?.();
+      }
+      return answer;
     },
     cancelIntent: async (request) => {
       if (request.intentId === hooks.intentId) {
@@ -42,10 +60,21 @@ function withHooks(inner: PaymentProcessor): PaymentProcessor {
   };
 }
 
-function hookCancels(intentId: string, before: [number, () => void | Promise<void>][]) {
-  hooks.intentId = intentId;
-  hooks.cancels = 0;
-  hooks.beforeCancel = new Map(before);
+function hookCancels(intentId: string, before: [number, Hook][]) {
+  hookIntent(intentId, { beforeCancel: before });
+}
+
+/** Hooks on one intent's calls, counted from now: before the n-th cancellation or retrieval, after the n-th capture that succeeded. */
+function hookIntent(intentId: string, { beforeCancel = [], beforeRetrieve = [], afterCapture = [] }: { beforeCancel?: [number, Hook][]; beforeRetrieve?: [number, Hook][]; afterCapture?: [number, Hook][] }) {
+  Object.assign(hooks, {
+    intentId,
+    cancels: 0,
+    beforeCancel: new Map(beforeCancel),
+    retrieves: 0,
+    beforeRetrieve: new Map(beforeRetrieve),
+    captured: 0,
+    afterCapture: new Map(afterCapture),
+  });
 }
 
 beforeAll(async () => {
@@ -163,6 +192,58 @@ describe("a capture that lands after its payment was parked", () => {
   });
 });
 
+describe("a capture that lands just before the job parks its payment", () => {
+  it("is carried on to the order, not parked as charged without one", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionIntentId(app, cart);
+    expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
+    // The report's one capture is refused: payment_pending.
+    refuse(intentId, "capture");
+    const paid = await pay(app, cart, undefined);
+    expect(paid.body, paid.text).toMatchObject({ status: "payment_pending" });
+    advanceClock(app, 120_000);
+    // The job's capture is refused too, while a poll's is on its way. The job reads the intent twice in its
+    // settlement (before and after its capture), gives up, and reads it a third time in releaseOrPark: by
+    // then the poll's capture has landed at Stripe, and the poll waits for the cart's lock.
+    refuse(intentId, "capture");
+    let landed!: () => void;
+    const pollCaptured = new Promise<void>((resolve) => (landed = resolve));
+    let openGate!: () => void;
+    const gate = new Promise<void>((resolve) => (openGate = resolve));
+    let poll: ReturnType<typeof orderResult> | undefined;
+    hookIntent(intentId, {
+      beforeRetrieve: [
+        [
+          3,
+          async () => {
+            poll = orderResult(app, cart);
+            await pollCaptured;
+          },
+        ],
+      ],
+      afterCapture: [
+        [
+          1,
+          async () => {
+            landed();
+            await gate;
+          },
+        ],
+      ],
+    });
+    const job = runJob(app.deps, "reconcile-payments");
+    setTimeout(openGate, 300);
+    const report = await job;
+    const polled = await poll;
+    expect(polled?.status, polled?.text).toBe(200);
+    expect(report.attention).toEqual([]);
+    expect(chargesOf(fake, intentId)).toHaveLength(1);
+    expect(await orderCount(app, cart.cartId)).toBe(1);
+    expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["succeeded"]);
+    expect(((await orderResult(app, cart)).body as ResultBody).status).toMatch(/^(order_pending|completed)$/);
+  });
+});
+
 describe("refusals that leave the intent as it was", () => {
   it("a cancellation refused with another error after a kept confirmation error: the customer is told payment_pending, not an internal error", async () => {
     const cart = await pricedCart(app);
@@ -219,19 +300,32 @@ describe("an expired cart's authorisation the processor refuses to cancel", () =
     expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
     // Neither the report nor the webhook arrives, and the cart expires with the card held.
     advanceClock(app, 25 * 3_600_000);
-    // One cancellation per run, refused in two runs.
-    refuse(intentId, "cancel", 2);
+    // One cancellation per run, refused in two runs; a poll meanwhile tries one of its own, refused too.
+    refuse(intentId, "cancel", 3);
     for (let run = 0; run < 2; run += 1) {
       const report = await runJob(app.deps, "reconcile-payments");
       expect(report.attention).toEqual([{ cartId: cart.cartId, outcome: "held", reason: "INTERNAL_ERROR" }]);
       expect(report.details).toMatchObject({ held: 1 });
       expect(fake.ledger.retrieve(intentId).status).toBe("requires_capture");
     }
+    // The card still holds the authorisation: the customer is not told the cart went unpaid.
+    expect(((await orderResult(app, cart)).body as ResultBody).status).toBe("payment_pending");
     // Once Stripe takes the cancellation, the next run releases the hold.
     const next = await runJob(app.deps, "reconcile-payments");
     expect(next.attention).toEqual([]);
     expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
     const [attempt] = await app.deps.database.db.select().from(paymentAttempts).where(eq(paymentAttempts.cartId, cart.cartId));
     expect(attempt).toBeUndefined();
+    expect((await orderResult(app, cart)).body).toMatchObject({ status: "failed", failure: { code: "cart_expired" } });
+  });
+
+  it("is canceled by the customer's next poll, which then tells the cart expired", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionIntentId(app, cart);
+    expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
+    advanceClock(app, 25 * 3_600_000);
+    expect((await orderResult(app, cart)).body).toMatchObject({ status: "failed", failure: { code: "cart_expired" } });
+    expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
+    expect(chargesOf(fake, intentId)).toEqual([]);
   });
 });

@@ -515,13 +515,18 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
     if (isTransient(error)) throw error;
     intent = undefined;
   }
-  // A cancellation refused because the card was authorised meanwhile (the confirmation it was meant to
-  // stop landed): nothing is stuck any more, and the payment goes on to its order as any other. Parked,
-  // it would hold the card with nothing to capture or release it.
-  if (cause instanceof CancellationRefused && intent && AUTHORISED.has(intent.status) && !isUnplaceable(pending)) {
+  // Nothing is stuck any more when the card was captured meanwhile (a capture already on its way landed),
+  // or when a cancellation was refused because the card was authorised meanwhile (the confirmation it
+  // was meant to stop landed): the payment goes on to its order as any other. Parked, it would be
+  // charged without its order, or hold the card with nothing to capture or release it.
+  const carriedOn = intent?.status === "succeeded" || (cause instanceof CancellationRefused && intent !== undefined && AUTHORISED.has(intent.status));
+  if (carriedOn && !isUnplaceable(pending)) {
     try {
       await settleCart(deps, cartId);
-      return { outcome: "settled", intentId: pending.intentId };
+      intent = (await retrieveOrNull(deps, pending.intentId)) ?? lostIntent(pending.intentId);
+      // Still pending: settled but for an intent captured for other terms (parked below, as charged), or
+      // left for the next settlement (a refused capture: the job's next run parks it).
+      if (intent.status !== "succeeded" || !(await stillPending(deps, pending.id))) return { outcome: "settled", intentId: pending.intentId };
     } catch (error) {
       if (isTransient(error)) throw error;
       intent = (await retrieveOrNull(deps, pending.intentId)) ?? lostIntent(pending.intentId);
@@ -552,6 +557,11 @@ export async function releaseOrPark(deps: AppDeps, cartId: string, cause: unknow
     );
     return { outcome: "parked", intentId: attempt.intentId };
   });
+}
+
+async function stillPending(deps: AppDeps, attemptId: string): Promise<boolean> {
+  const [attempt] = await deps.database.db.select({ status: paymentAttempts.status }).from(paymentAttempts).where(eq(paymentAttempts.id, attemptId));
+  return attempt?.status === "pending";
 }
 
 /**
