@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discounts } from "../../db/schema";
-import { duneHummus, orderCount, pay, paymentSession, pricedCart, readCart, type CheckoutCart, type ResultBody } from "../checkout-helpers";
+import { advanceClock, duneHummus, orderCount, orderResult, pay, paymentSession, pricedCart, readCart, type CheckoutCart, type ResultBody } from "../checkout-helpers";
 import { DUNE, HARBOR, idemKey, mutate, type TestApp } from "../harness";
 import { closeAppWithFakeStripe, chargesOf, sessionIntentId, startAppWithFakeStripe } from "../stripe-app";
 import { confirmInBrowser, signedWebhook, type FakeStripe } from "../stripe-fake";
@@ -154,5 +154,18 @@ describe("an order time changed after the payment session", () => {
     const refused = await paymentSession(app, cart);
     expect(refused.status, refused.text).toBe(409);
     expect(refused.body).toMatchObject({ code: "REQUOTE_REQUIRED", details: { reasons: ["SCHEDULE_CLOSED"] } });
+  });
+});
+
+describe("a payment confirmed in the browser that nobody reported, its cart expired since", () => {
+  it("has its hold canceled by the customer's next poll, which then says the cart expired", async () => {
+    const { cart, intentId } = await confirmedBeforeAsapCloses();
+    // Neither the report nor the webhook comes, and the cart expires (idle) with the card held.
+    advanceClock(app, 25 * 3_600_000);
+    const polled = await orderResult(app, cart);
+    expect(polled.body, polled.text).toMatchObject({ status: "failed", failure: { code: "cart_expired" } });
+    expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
+    expect(chargesOf(fake, intentId)).toEqual([]);
+    expect(await orderCount(app, cart.cartId)).toBe(0);
   });
 });
