@@ -111,6 +111,23 @@ async function pendingAfterKeptConfirmation() {
   return { cart, intentId };
 }
 
+/**
+ * Runs the job while a poll's capture is held, lets the capture go 300 ms in (the job's own, if it gets that
+ * far first, waits behind the cart's lock or is refused by Stripe), and checks that one charge made one order.
+ */
+async function jobBesideHeldPoll(cart: Awaited<ReturnType<typeof pricedCart>>, intentId: string, letCaptureGo: () => void, poll: () => ReturnType<typeof orderResult> | undefined) {
+  const job = runJob(app.deps, "reconcile-payments");
+  setTimeout(letCaptureGo, 300);
+  const report = await job;
+  const polled = await poll();
+  expect(polled?.status, polled?.text).toBe(200);
+  expect(report.attention).toEqual([]);
+  expect(chargesOf(fake, intentId)).toHaveLength(1);
+  expect(await orderCount(app, cart.cartId)).toBe(1);
+  expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["succeeded"]);
+  expect(((await orderResult(app, cart)).body as ResultBody).status).toMatch(/^(order_pending|completed)$/);
+}
+
 describe("a cancellation refused because the card was authorised meanwhile", () => {
   it("met by the job's settlement: carried on to the order", async () => {
     const { cart, intentId } = await pendingAfterKeptConfirmation();
@@ -161,16 +178,7 @@ describe("a cancellation refused because the card was authorised meanwhile", () 
       ],
     ]);
     refuse(intentId, "cancel", 2);
-    const job = runJob(app.deps, "reconcile-payments");
-    // The job's own capture (if it gets that far before the poll's) waits behind the row lock or is refused by Stripe.
-    setTimeout(openCapture, 300);
-    const report = await job;
-    const polled = await poll;
-    expect(polled?.status, polled?.text).toBe(200);
-    expect(report.attention).toEqual([]);
-    expect(chargesOf(fake, intentId)).toHaveLength(1);
-    expect(await orderCount(app, cart.cartId)).toBe(1);
-    expect(((await orderResult(app, cart)).body as ResultBody).status).toMatch(/^(order_pending|completed)$/);
+    await jobBesideHeldPoll(cart, intentId, openCapture, () => poll);
   });
 });
 
@@ -231,16 +239,7 @@ describe("a capture that lands just before the job parks its payment", () => {
         ],
       ],
     });
-    const job = runJob(app.deps, "reconcile-payments");
-    setTimeout(openGate, 300);
-    const report = await job;
-    const polled = await poll;
-    expect(polled?.status, polled?.text).toBe(200);
-    expect(report.attention).toEqual([]);
-    expect(chargesOf(fake, intentId)).toHaveLength(1);
-    expect(await orderCount(app, cart.cartId)).toBe(1);
-    expect((await attemptsOf(app, cart.cartId)).map((attempt) => attempt.status)).toEqual(["succeeded"]);
-    expect(((await orderResult(app, cart)).body as ResultBody).status).toMatch(/^(order_pending|completed)$/);
+    await jobBesideHeldPoll(cart, intentId, openGate, () => poll);
   });
 });
 
