@@ -8,10 +8,10 @@ import { FAKE_STRIPE_KEY, intentIdOf, startFakeStripe, type FakeStripe } from ".
  * the real SDK pointed at a fresh local fake (STRIPE_API_BASE) and no SDK retries, so that a fault
  * the fake answers reaches the service as it is.
  */
-export async function startAppWithFakeStripe(webhookSecret: string): Promise<{ fake: FakeStripe; app: TestApp }> {
+export async function startAppWithFakeStripe(webhookSecret: string, env: Record<string, string> = {}): Promise<{ fake: FakeStripe; app: TestApp }> {
   const fake = await startFakeStripe();
   const app = await createTestApp({
-    env: { STRIPE_SECRET_KEY: FAKE_STRIPE_KEY, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_BASE: fake.url, STRIPE_MAX_NETWORK_RETRIES: "0" },
+    env: { STRIPE_SECRET_KEY: FAKE_STRIPE_KEY, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_BASE: fake.url, STRIPE_MAX_NETWORK_RETRIES: "0", ...env },
   });
   return { fake, app };
 }

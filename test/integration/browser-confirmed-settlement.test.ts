@@ -1,6 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discounts } from "../../db/schema";
+import { PEER_ADDRESS_HEADER } from "../../server/http/client-ip";
 import { advanceClock, duneHummus, orderCount, orderResult, pay, paymentSession, pricedCart, readCart, type CheckoutCart, type ResultBody } from "../checkout-helpers";
 import { DUNE, HARBOR, idemKey, mutate, type TestApp } from "../harness";
 import { closeAppWithFakeStripe, chargesOf, sessionIntentId, startAppWithFakeStripe } from "../stripe-app";
@@ -18,11 +19,12 @@ import { confirmInBrowser, signedWebhook, type FakeStripe } from "../stripe-fake
  * offered until 22:40. A quote lives 15 minutes.
  */
 const WEBHOOK_SECRET = "whsec_browser_confirmed_settlement";
+const CRON_SECRET = "test-cron-secret-browser-confirmed-0123";
 
 let fake: FakeStripe;
 let app: TestApp;
 beforeAll(async () => {
-  ({ fake, app } = await startAppWithFakeStripe(WEBHOOK_SECRET));
+  ({ fake, app } = await startAppWithFakeStripe(WEBHOOK_SECRET, { CRON_SECRET }));
 });
 afterAll(() => closeAppWithFakeStripe({ fake, app }));
 
@@ -158,13 +160,19 @@ describe("an order time changed after the payment session", () => {
 });
 
 describe("a payment confirmed in the browser that nobody reported, its cart expired since", () => {
-  it("has its hold canceled by the customer's next poll, which then says the cart expired", async () => {
+  it("is payment_pending while the card holds the authorisation, and cart_expired once the job has released it", async () => {
     const { cart, intentId } = await confirmedBeforeAsapCloses();
     // Neither the report nor the webhook comes, and the cart expires (idle) with the card held.
     advanceClock(app, 25 * 3_600_000);
-    const polled = await orderResult(app, cart);
-    expect(polled.body, polled.text).toMatchObject({ status: "failed", failure: { code: "cart_expired" } });
+    const held = await orderResult(app, cart);
+    expect(held.body, held.text).toMatchObject({ status: "payment_pending", pollAfterMs: 30_000 });
+    expect(fake.ledger.retrieve(intentId).status).toBe("requires_capture");
+    // The reconciliation job, as Vercel Cron runs it, cancels it.
+    const job = await app.fetch(new Request("http://localhost/api/jobs/reconcile-payments", { method: "POST", headers: { [PEER_ADDRESS_HEADER]: "198.51.100.20", authorization: `Bearer ${CRON_SECRET}` } }));
+    expect(job.status).toBe(200);
     expect(fake.ledger.retrieve(intentId).status).toBe("canceled");
+    const released = await orderResult(app, cart);
+    expect(released.body, released.text).toMatchObject({ status: "failed", failure: { code: "cart_expired" } });
     expect(chargesOf(fake, intentId)).toEqual([]);
     expect(await orderCount(app, cart.cartId)).toBe(0);
   });

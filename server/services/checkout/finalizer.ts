@@ -11,7 +11,7 @@ import { lockCart, type CartRow } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import { findLocation } from "../locations";
 import { placeOrder } from "./order-placement";
-import { keptUnderKey, lostIntent, processorCall, retrieveOrNull } from "./processor-calls";
+import { isLostIntent, keptUnderKey, lostIntent, processorCall, retrieveOrNull } from "./processor-calls";
 import { offerFactsOf, payabilityBlockers, settlementBlockers } from "./quote-guard";
 
 type AttemptRow = typeof paymentAttempts.$inferSelect;
@@ -223,7 +223,9 @@ async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: A
 async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessionIntentId: string | null, intent: ProcessorIntent): Promise<Step> {
   const now = deps.now();
   if (cart.status === "LOCKED" && intent.status === "succeeded") return orderParkedCapture(tx, deps, cart, intent);
-  if (intent.id === sessionIntentId && intent.metadata.cartId === cart.id && effectiveStatus(cart, now) === "EXPIRED") return retireIntentOfExpiredCart(tx, deps, cart, intent);
+  // The session's own intent (a lost one carries no metadata: the processor forgot it, e.g. the simulated
+  // processor's memory after a restart) is retired once the cart has expired.
+  if (intent.id === sessionIntentId && (intent.metadata.cartId === cart.id || isLostIntent(intent)) && effectiveStatus(cart, now) === "EXPIRED") return retireIntentOfExpiredCart(tx, deps, cart, intent);
   if (intent.metadata.cartId !== cart.id || cart.quoteFingerprint === null || effectiveStatus(cart, now) !== "OPEN") return { kind: "done" };
   const carriesQuote = intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
   if (intent.status === "requires_capture" && carriesQuote && intent.id === sessionIntentId) {

@@ -6,12 +6,15 @@ import { loadAuthorizedCart } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import type { CartIds } from "../carts";
 import { settleCart } from "./finalizer";
+import { retrieveOrNull } from "./processor-calls";
 import { isAccepted } from "./kitchen";
 import { issueReceiptCapability } from "./receipt-token";
 
 /** How soon to poll again while a payment is pending. */
 export const PAYMENT_POLL_MS = 1000;
 const MAX_ORDER_POLL_MS = 5000;
+/** An expired cart's held authorisation waits for the reconciliation job's next run: no use polling every second. */
+const EXPIRED_HOLD_POLL_MS = 30_000;
 
 /**
  * GET .../order-result. A payment left in flight (a crash, a slow processor, an answer that never
@@ -21,22 +24,23 @@ const MAX_ORDER_POLL_MS = 5000;
 export async function getOrderResult(ctx: RequestContext, ids: CartIds): Promise<OrderResultView> {
   const cart = await loadAuthorizedCart(ctx.deps.database.db, ctx, ids.locationId, ids.cartId);
   // An OPEN cart whose last payment failed may have been paid since with another card in the browser, its
-  // report lost: the intent is read, as the webhook would read it, before an old decline is answered. An
-  // expired cart's intent still open (an authorisation nobody settled, perhaps) is canceled now rather
-  // than at the reconciliation job's next run.
-  if (cart.status === "LOCKED" || (cart.status === "OPEN" && (await lastAttemptFailed(ctx, cart.id))) || (await expiredWithIntent(ctx, cart))) await settleCart(ctx.deps, cart.id);
+  // report lost: the intent is read, as the webhook would read it, before an old decline is answered.
+  if (cart.status === "LOCKED" || (cart.status === "OPEN" && (await lastAttemptFailed(ctx, cart.id)))) await settleCart(ctx.deps, cart.id);
   const result = await readOrderResult(ctx, cart.id);
   Object.assign(ctx.response.headers, orderResultHeaders(result));
   return result;
 }
 
-async function expiredWithIntent(ctx: RequestContext, cart: Parameters<typeof effectiveStatus>[0] & { id: string }): Promise<boolean> {
-  return effectiveStatus(cart, ctx.deps.now()) === "EXPIRED" && (await sessionIntentOf(ctx, cart.id)) !== null;
-}
-
-async function sessionIntentOf(ctx: RequestContext, cartId: string): Promise<string | null> {
+/**
+ * Whether the card holds an authorisation on the expired cart's payment session intent: one the customer
+ * confirmed in the browser that nobody settled while the cart could be paid. The reconciliation job cancels
+ * it (or names it, if the processor refuses); a poll only reads it, so that polls never send cancellations.
+ */
+async function authorisationHeld(ctx: RequestContext, cartId: string): Promise<boolean> {
   const [session] = await ctx.deps.database.db.select({ intentId: paymentSessions.intentId }).from(paymentSessions).where(eq(paymentSessions.cartId, cartId));
-  return session?.intentId ?? null;
+  if (!session?.intentId) return false;
+  const intent = await retrieveOrNull(ctx.deps, session.intentId);
+  return intent?.status === "requires_capture" || intent?.status === "processing";
 }
 
 async function lastAttemptFailed(ctx: RequestContext, cartId: string): Promise<boolean> {
@@ -72,9 +76,8 @@ export async function readOrderResult(ctx: RequestContext, cartId: string): Prom
     return { status: "failed", failure: { code: failed.failureCode ?? "payment_failed", message: failed.failureMessage ?? "The payment failed." } };
   }
   if (cart && effectiveStatus(cart, now) === "EXPIRED") {
-    // Its payment session's intent not canceled yet (the processor refused, or could not be reached): the
-    // card may hold an authorisation, and the customer is not told the cart went unpaid until it holds none.
-    if ((await sessionIntentOf(ctx, cartId)) !== null) return { status: "payment_pending", pollAfterMs: PAYMENT_POLL_MS };
+    // The customer is not told the cart went unpaid while the card holds an authorisation for it.
+    if (await authorisationHeld(ctx, cartId)) return { status: "payment_pending", pollAfterMs: EXPIRED_HOLD_POLL_MS };
     return { status: "failed", failure: { code: "cart_expired", message: "The cart expired before it was paid; start a new order." } };
   }
   // Nothing reported yet: the customer may still be confirming in the browser.

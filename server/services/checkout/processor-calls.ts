@@ -45,6 +45,11 @@ export async function retrieveOrNull(deps: AppDeps, intentId: string): Promise<P
   }
 }
 
+const LOST = "payment_lost";
+
+/** Whether `intent` is lostIntent's stand-in for one the processor no longer knows. */
+export const isLostIntent = (intent: ProcessorIntent): boolean => intent.lastError?.code === LOST;
+
 /** An intent the processor no longer knows reads as canceled: nothing can be charged on it. */
 export function lostIntent(intentId: string): ProcessorIntent {
   return {
@@ -55,6 +60,6 @@ export function lostIntent(intentId: string): ProcessorIntent {
     clientSecret: "",
     metadata: {},
     card: null,
-    lastError: { code: "payment_lost", message: "The card processor no longer knows this payment; start the payment again." },
+    lastError: { code: LOST, message: "The card processor no longer knows this payment; start the payment again." },
   };
 }
