@@ -11,7 +11,7 @@ import { lockCart, type CartRow } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import { findLocation } from "../locations";
 import { placeOrder } from "./order-placement";
-import { isLostIntent, keptUnderKey, lostIntent, processorCall, retrieveOrNull } from "./processor-calls";
+import { forgottenIsGone, isLostIntent, keptUnderKey, lostIntent, processorCall, retrieveOrNull } from "./processor-calls";
 import { offerFactsOf, payabilityBlockers, settlementBlockers } from "./quote-guard";
 
 type AttemptRow = typeof paymentAttempts.$inferSelect;
@@ -167,7 +167,7 @@ async function decide(tx: Tx, deps: AppDeps, cartId: string, observation: Observ
   const current = observed?.id === intentId && (trusted || !attempt || observation?.stateKey === stateKey);
   if (!observed || !current) return { kind: "observe", intentId, stateKey };
 
-  return attempt ? decideForAttempt(tx, deps, cart, attempt, observed, stateKey) : decideWithoutAttempt(tx, deps, cart, session?.intentId ?? null, observed);
+  return attempt ? decideForAttempt(tx, deps, cart, attempt, observed, stateKey) : decideWithoutAttempt(tx, deps, cart, session ?? null, observed);
 }
 
 /** The cart is LOCKED for this attempt: carry it to an order, or release the cart. */
@@ -220,12 +220,14 @@ async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: A
  * cart is locked for it and it goes on as any attempt does (the order rehearsed, then the capture),
  * so a customer whose browser closed after confirming still gets the order they paid for.
  */
-async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessionIntentId: string | null, intent: ProcessorIntent): Promise<Step> {
+async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, session: { intentId: string | null; processor: string } | null, intent: ProcessorIntent): Promise<Step> {
   const now = deps.now();
+  const sessionIntentId = session?.intentId ?? null;
   if (cart.status === "LOCKED" && intent.status === "succeeded") return orderParkedCapture(tx, deps, cart, intent);
-  // The session's own intent (a lost one carries no metadata: the processor forgot it, e.g. the simulated
-  // processor's memory after a restart) is retired once the cart has expired.
-  if (intent.id === sessionIntentId && (intent.metadata.cartId === cart.id || isLostIntent(intent)) && effectiveStatus(cart, now) === "EXPIRED") return retireIntentOfExpiredCart(tx, deps, cart, intent);
+  // The session's own intent is retired once the cart has expired; a lost one (no metadata: the processor
+  // forgot it, e.g. the simulated processor's memory after a restart) too, when it is gone for good.
+  const forgotten = isLostIntent(intent) && session !== null && forgottenIsGone(session.processor, deps.payments.name);
+  if (intent.id === sessionIntentId && (intent.metadata.cartId === cart.id || forgotten) && effectiveStatus(cart, now) === "EXPIRED") return retireIntentOfExpiredCart(tx, deps, cart, intent);
   if (intent.metadata.cartId !== cart.id || cart.quoteFingerprint === null || effectiveStatus(cart, now) !== "OPEN") return { kind: "done" };
   const carriesQuote = intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
   if (intent.status === "requires_capture" && carriesQuote && intent.id === sessionIntentId) {

@@ -6,13 +6,19 @@ import { loadAuthorizedCart } from "../cart-access";
 import { effectiveStatus } from "../cart-view";
 import type { CartIds } from "../carts";
 import { settleCart } from "./finalizer";
-import { retrieveOrNull } from "./processor-calls";
+import { forgottenIsGone, retrieveOrNull } from "./processor-calls";
+import { isPaymentProcessorError, type ProcessorIntent } from "../../integrations/payments/types";
+import { logger } from "../../log";
 import { isAccepted } from "./kitchen";
 import { issueReceiptCapability } from "./receipt-token";
 
 /** How soon to poll again while a payment is pending. */
 export const PAYMENT_POLL_MS = 1000;
 const MAX_ORDER_POLL_MS = 5000;
+const CHARGED_AFTER_EXPIRY = {
+  code: "charged_without_order",
+  message: "The card was charged after the cart expired, and no order was placed: contact the restaurant for a refund.",
+};
 /** An expired cart's held authorisation waits for the reconciliation job's next run: no use polling every second. */
 const EXPIRED_HOLD_POLL_MS = 30_000;
 
@@ -24,23 +30,37 @@ const EXPIRED_HOLD_POLL_MS = 30_000;
 export async function getOrderResult(ctx: RequestContext, ids: CartIds): Promise<OrderResultView> {
   const cart = await loadAuthorizedCart(ctx.deps.database.db, ctx, ids.locationId, ids.cartId);
   // An OPEN cart whose last payment failed may have been paid since with another card in the browser, its
-  // report lost: the intent is read, as the webhook would read it, before an old decline is answered.
-  if (cart.status === "LOCKED" || (cart.status === "OPEN" && (await lastAttemptFailed(ctx, cart.id)))) await settleCart(ctx.deps, cart.id);
+  // report lost: the intent is read, as the webhook would read it, before an old decline is answered. (An
+  // expired one's intent is only read, below: a poll never cancels.)
+  const open = effectiveStatus(cart, ctx.deps.now()) === "OPEN";
+  if (cart.status === "LOCKED" || (open && (await lastAttemptFailed(ctx, cart.id)))) await settleCart(ctx.deps, cart.id);
   const result = await readOrderResult(ctx, cart.id);
   Object.assign(ctx.response.headers, orderResultHeaders(result));
   return result;
 }
 
 /**
- * Whether the card holds an authorisation on the expired cart's payment session intent: one the customer
- * confirmed in the browser that nobody settled while the cart could be paid. The reconciliation job cancels
- * it (or names it, if the processor refuses); a poll only reads it, so that polls never send cancellations.
+ * What the card holds on an expired cart's payment session intent: an authorisation the customer confirmed
+ * in the browser that nobody settled while the cart could be paid (or one still being confirmed: 3-D Secure),
+ * a capture made outside the service, or nothing. The reconciliation job cancels what is open (or names
+ * it, if the processor refuses); a poll only reads, so that polls never send the processor a write. An
+ * intent that cannot be read here (refused, or another processor's) counts as held: the customer is not
+ * told nothing is held before anyone knows.
  */
-async function authorisationHeld(ctx: RequestContext, cartId: string): Promise<boolean> {
-  const [session] = await ctx.deps.database.db.select({ intentId: paymentSessions.intentId }).from(paymentSessions).where(eq(paymentSessions.cartId, cartId));
-  if (!session?.intentId) return false;
-  const intent = await retrieveOrNull(ctx.deps, session.intentId);
-  return intent?.status === "requires_capture" || intent?.status === "processing";
+async function expiredCartIntent(ctx: RequestContext, cartId: string): Promise<"held" | "charged" | "none"> {
+  const [session] = await ctx.deps.database.db.select({ intentId: paymentSessions.intentId, processor: paymentSessions.processor }).from(paymentSessions).where(eq(paymentSessions.cartId, cartId));
+  if (!session?.intentId) return "none";
+  let intent: ProcessorIntent | null;
+  try {
+    intent = await retrieveOrNull(ctx.deps, session.intentId);
+  } catch (error) {
+    if (!isPaymentProcessorError(error) || error.kind === "unavailable") throw error;
+    logger.warn({ cartId, intentId: session.intentId, err: error }, "the card processor refused to read an expired cart's intent");
+    return "held";
+  }
+  if (intent === null) return forgottenIsGone(session.processor, ctx.deps.payments.name) ? "none" : "held";
+  if (intent.status === "succeeded") return "charged";
+  return intent.status === "canceled" || intent.status === "requires_payment_method" ? "none" : "held";
 }
 
 async function lastAttemptFailed(ctx: RequestContext, cartId: string): Promise<boolean> {
@@ -71,15 +91,17 @@ export async function readOrderResult(ctx: RequestContext, cartId: string): Prom
   const [cart] = await db.select({ status: carts.status, expiresAt: carts.expiresAt }).from(carts).where(eq(carts.id, cartId));
   const attempts = await db.select().from(paymentAttempts).where(eq(paymentAttempts.cartId, cartId)).orderBy(desc(paymentAttempts.createdAt)).limit(20);
   if (cart?.status === "LOCKED" || attempts.some((attempt) => attempt.status === "pending")) return { status: "payment_pending", pollAfterMs: PAYMENT_POLL_MS };
+  // An expired cart's card is asked about before an earlier card's decline is answered: the customer is
+  // not told the payment failed, or the cart went unpaid, while the card holds money for it.
+  const expired = cart !== undefined && effectiveStatus(cart, now) === "EXPIRED";
+  const held = expired ? await expiredCartIntent(ctx, cartId) : "none";
+  if (held === "held") return { status: "payment_pending", pollAfterMs: EXPIRED_HOLD_POLL_MS };
+  if (held === "charged") return { status: "failed", failure: CHARGED_AFTER_EXPIRY };
   const failed = attempts.find((attempt) => attempt.status === "failed");
   if (failed) {
     return { status: "failed", failure: { code: failed.failureCode ?? "payment_failed", message: failed.failureMessage ?? "The payment failed." } };
   }
-  if (cart && effectiveStatus(cart, now) === "EXPIRED") {
-    // The customer is not told the cart went unpaid while the card holds an authorisation for it.
-    if (await authorisationHeld(ctx, cartId)) return { status: "payment_pending", pollAfterMs: EXPIRED_HOLD_POLL_MS };
-    return { status: "failed", failure: { code: "cart_expired", message: "The cart expired before it was paid; start a new order." } };
-  }
+  if (expired) return { status: "failed", failure: { code: "cart_expired", message: "The cart expired before it was paid; start a new order." } };
   // Nothing reported yet: the customer may still be confirming in the browser.
   return { status: "payment_pending", pollAfterMs: PAYMENT_POLL_MS };
 }

@@ -47,6 +47,16 @@ export async function retrieveOrNull(deps: AppDeps, intentId: string): Promise<P
 
 const LOST = "payment_lost";
 
+/**
+ * Whether an intent the processor does not know (not found) is gone, i.e. holds nothing: when it was made
+ * by this processor, or by the simulated one (never real money; its memory does not outlive a restart).
+ * A Stripe intent read by an instance on the simulated processor (a mixed or misconfigured deployment) is
+ * not: Stripe still has it.
+ */
+export function forgottenIsGone(sessionProcessor: string, currentProcessor: string): boolean {
+  return sessionProcessor === currentProcessor || sessionProcessor === "simulated";
+}
+
 /** Whether `intent` is lostIntent's stand-in for one the processor no longer knows. */
 export const isLostIntent = (intent: ProcessorIntent): boolean => intent.lastError?.code === LOST;
 
