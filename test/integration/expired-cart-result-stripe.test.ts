@@ -63,30 +63,30 @@ describe("an expired cart whose last attempt was declined, another card authoris
   });
 });
 
+/** A card confirmed in the browser (nobody reported it), then the cart's idle expiry. */
+async function authorisedThenExpired(card: "pm_card_visa" | "pm_card_authenticationRequired") {
+  const cart = await pricedCart(app);
+  const intentId = await sessionIntentId(app, cart);
+  expect(await confirmInBrowser(fake, intentId, card)).toBe(card === "pm_card_visa" ? "requires_capture" : "requires_action");
+  advanceClock(app, IDLE_EXPIRY);
+  return { cart, intentId };
+}
+
 describe("an expired cart's intent in other states", () => {
   it("waiting on 3-D Secure: payment_pending, since the challenge can still authorise the card", async () => {
-    const cart = await pricedCart(app);
-    const intentId = await sessionIntentId(app, cart);
-    expect(await confirmInBrowser(fake, intentId, "pm_card_authenticationRequired")).toBe("requires_action");
-    advanceClock(app, IDLE_EXPIRY);
+    const { cart } = await authorisedThenExpired("pm_card_authenticationRequired");
     expect(said((await orderResult(app, cart)).body)).toBe("payment_pending");
   });
 
   it("captured outside the service: the customer is told the card was charged, not that the cart went unpaid", async () => {
-    const cart = await pricedCart(app);
-    const intentId = await sessionIntentId(app, cart);
-    expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
-    advanceClock(app, IDLE_EXPIRY);
+    const { cart, intentId } = await authorisedThenExpired("pm_card_visa");
     fake.ledger.capture(intentId, undefined); // from Stripe's dashboard, say
     expect(chargesOf(fake, intentId)).toHaveLength(1);
     expect(said((await orderResult(app, cart)).body)).toBe("failed/charged_without_order");
   });
 
   it("that Stripe refuses to read: payment_pending, not an internal error", async () => {
-    const cart = await pricedCart(app);
-    const intentId = await sessionIntentId(app, cart);
-    expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
-    advanceClock(app, IDLE_EXPIRY);
+    const { cart, intentId } = await authorisedThenExpired("pm_card_visa");
     fake.inject({ method: "GET", path: new RegExp(`^/v1/payment_intents/${intentId}$`), kind: "status", status: 403, error: { type: "invalid_request_error", code: "secret_key_required" } });
     const polled = await orderResult(app, cart);
     expect(polled.status, polled.text).toBe(200);
@@ -94,10 +94,7 @@ describe("an expired cart's intent in other states", () => {
   });
 
   it("read by an instance on the simulated processor: not forgotten there, and Stripe's own job still cancels it", async () => {
-    const cart = await pricedCart(app);
-    const intentId = await sessionIntentId(app, cart);
-    expect(await confirmInBrowser(fake, intentId, "pm_card_visa")).toBe("requires_capture");
-    advanceClock(app, IDLE_EXPIRY);
+    const { cart, intentId } = await authorisedThenExpired("pm_card_visa");
     // An instance without STRIPE_SECRET_KEY (the simulated processor) over the same database.
     simulated = await createTestApp({ database: app.deps.database });
     simulated.clock.now = app.clock.now;
