@@ -122,6 +122,12 @@ export function failureOf(intent: Pick<ProcessorIntent, "status" | "lastError">)
 }
 
 /**
+ * How long after a cart's idle expiry the reconciliation job still visits its payment session's intent to
+ * cancel it: the processors' authorization window (Stripe drops an uncaptured authorization after 7 days).
+ */
+export const AUTHORIZATION_WINDOW_MS = 7 * 24 * 3_600_000;
+
+/**
  * What the cart's intent needs so that the customer can pay the current quote:
  * - ready: it already carries the quote (possibly already authorized for it);
  * - update: amend amount and metadata (no authorization exists yet);

@@ -3,6 +3,7 @@ import { carts, orders, paymentAttempts, paymentSessions } from "../../db/schema
 import type { AppDeps } from "../app/deps";
 import { toAppError } from "../errors-map";
 import { logger } from "../log";
+import { AUTHORIZATION_WINDOW_MS } from "../domain/payments";
 import { releaseOrPark, settleCart } from "../services/checkout/finalizer";
 import type { Job, JobReport } from "./types";
 
@@ -98,8 +99,6 @@ function openCartsWithIntents(deps: AppDeps, after: string, limit: number): Prom
  * still names an intent: the finalizer cancels it (an authorization nobody settled holds the card
  * until then) and the session forgets it, so each such cart is visited until that is done.
  */
-const AUTHORIZATION_WINDOW_MS = 7 * 24 * 3_600_000;
-
 function expiredCartsWithIntents(deps: AppDeps, after: string, limit: number): Promise<string[]> {
   const now = deps.now();
   return cartsWithSessionIntents(deps, after, limit, [

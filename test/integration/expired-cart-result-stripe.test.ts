@@ -93,6 +93,29 @@ describe("an expired cart's intent in other states", () => {
     expect(said(polled.body)).toBe("payment_pending");
   });
 
+  it("unreadable while Stripe is out of reach: payment_pending, not 503, even with an earlier decline on record", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionIntentId(app, cart);
+    expect(said((await pay(app, cart, "pm_card_chargeDeclined")).body)).toBe("failed/generic_decline");
+    advanceClock(app, IDLE_EXPIRY);
+    await runJob(app.deps, "expire-carts");
+    fake.inject({ method: "GET", path: new RegExp(`^/v1/payment_intents/${intentId}$`), kind: "status", status: 503 });
+    const polled = await orderResult(app, cart);
+    expect(polled.status, polled.text).toBe(200);
+    expect(polled.body).toMatchObject({ status: "payment_pending", pollAfterMs: 30_000 });
+    expect(said((await orderResult(app, cart)).body)).toBe("failed/generic_decline");
+  });
+
+  it("left waiting on 3-D Secure past the job's window: the poll ends with the decline, not payment_pending for good", async () => {
+    const cart = await pricedCart(app);
+    const intentId = await sessionIntentId(app, cart);
+    expect(said((await pay(app, cart, "pm_card_authenticationRequired")).body)).toBe("failed/authentication_required");
+    // The job never ran while it could cancel the intent.
+    advanceClock(app, IDLE_EXPIRY + 8 * 24 * 3_600_000);
+    expect(fake.ledger.retrieve(intentId).status).toBe("requires_action");
+    expect(said((await orderResult(app, cart)).body)).toBe("failed/authentication_required");
+  });
+
   it("read by an instance on the simulated processor: not forgotten there, and Stripe's own job still cancels it", async () => {
     const { cart, intentId } = await authorisedThenExpired("pm_card_visa");
     // An instance without STRIPE_SECRET_KEY (the simulated processor) over the same database.

@@ -9,6 +9,8 @@ import { settleCart } from "./finalizer";
 import { forgottenIsGone, retrieveOrNull } from "./processor-calls";
 import { isPaymentProcessorError, type ProcessorIntent } from "../../integrations/payments/types";
 import { logger } from "../../log";
+import { toAppError } from "../../errors-map";
+import { AUTHORIZATION_WINDOW_MS } from "../../domain/payments";
 import { isAccepted } from "./kitchen";
 import { issueReceiptCapability } from "./receipt-token";
 
@@ -44,23 +46,35 @@ export async function getOrderResult(ctx: RequestContext, ids: CartIds): Promise
  * in the browser that nobody settled while the cart could be paid (or one still being confirmed: 3-D Secure),
  * a capture made outside the service, or nothing. The reconciliation job cancels what is open (or names
  * it, if the processor refuses); a poll only reads, so that polls never send the processor a write. An
- * intent that cannot be read here (refused, or another processor's) counts as held: the customer is not
- * told nothing is held before anyone knows.
+ * intent that cannot be read here (an outage, a refusal, another processor's) counts as held: the customer
+ * is not told nothing is held before anyone knows. One still being confirmed (3-D Secure) holds nothing
+ * yet: it counts as held only while the job still visits the cart to cancel it, so that it ends.
  */
-async function expiredCartIntent(ctx: RequestContext, cartId: string): Promise<"held" | "charged" | "none"> {
-  const [session] = await ctx.deps.database.db.select({ intentId: paymentSessions.intentId, processor: paymentSessions.processor }).from(paymentSessions).where(eq(paymentSessions.cartId, cartId));
+async function expiredCartIntent(ctx: RequestContext, cart: { id: string; expiresAt: Date }): Promise<"held" | "charged" | "none"> {
+  const [session] = await ctx.deps.database.db.select({ intentId: paymentSessions.intentId, processor: paymentSessions.processor }).from(paymentSessions).where(eq(paymentSessions.cartId, cart.id));
   if (!session?.intentId) return "none";
   let intent: ProcessorIntent | null;
   try {
     intent = await retrieveOrNull(ctx.deps, session.intentId);
   } catch (error) {
-    if (!isPaymentProcessorError(error) || error.kind === "unavailable") throw error;
-    logger.warn({ cartId, intentId: session.intentId, err: error }, "the card processor refused to read an expired cart's intent");
+    if (!isPaymentProcessorError(error) && toAppError(error).code !== "DEPENDENCY_UNAVAILABLE") throw error;
+    logger.warn({ cartId: cart.id, intentId: session.intentId, err: error }, "could not read an expired cart's intent");
     return "held";
   }
   if (intent === null) return forgottenIsGone(session.processor, ctx.deps.payments.name) ? "none" : "held";
-  if (intent.status === "succeeded") return "charged";
-  return intent.status === "canceled" || intent.status === "requires_payment_method" ? "none" : "held";
+  switch (intent.status) {
+    case "succeeded":
+      return "charged";
+    case "requires_capture":
+    case "processing":
+      return "held";
+    case "requires_action":
+    case "requires_confirmation":
+      return ctx.deps.now().getTime() - cart.expiresAt.getTime() < AUTHORIZATION_WINDOW_MS ? "held" : "none";
+    case "requires_payment_method":
+    case "canceled":
+      return "none";
+  }
 }
 
 async function lastAttemptFailed(ctx: RequestContext, cartId: string): Promise<boolean> {
@@ -94,7 +108,7 @@ export async function readOrderResult(ctx: RequestContext, cartId: string): Prom
   // An expired cart's card is asked about before an earlier card's decline is answered: the customer is
   // not told the payment failed, or the cart went unpaid, while the card holds money for it.
   const expired = cart !== undefined && effectiveStatus(cart, now) === "EXPIRED";
-  const held = expired ? await expiredCartIntent(ctx, cartId) : "none";
+  const held = expired ? await expiredCartIntent(ctx, { id: cartId, expiresAt: cart.expiresAt }) : "none";
   if (held === "held") return { status: "payment_pending", pollAfterMs: EXPIRED_HOLD_POLL_MS };
   if (held === "charged") return { status: "failed", failure: CHARGED_AFTER_EXPIRY };
   const failed = attempts.find((attempt) => attempt.status === "failed");
