@@ -173,7 +173,7 @@ async function decide(tx: Tx, deps: AppDeps, cartId: string, observation: Observ
 /** The cart is LOCKED for this attempt: carry it to an order, or release the cart. */
 async function decideForAttempt(tx: Tx, deps: AppDeps, cart: CartRow, attempt: AttemptRow, intent: ProcessorIntent, stateKey: string): Promise<Step> {
   if (isUnplaceable(attempt) && intent.status !== "succeeded") return releaseUnplaceable(tx, deps, cart, attempt, intent, stateKey);
-  const carriesQuote = cart.quoteFingerprint !== null && intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
+  const carriesQuote = carriesCartQuote(cart, intent);
   switch (intent.status) {
     case "succeeded":
       if (carriesQuote) {
@@ -229,7 +229,7 @@ async function decideWithoutAttempt(tx: Tx, deps: AppDeps, cart: CartRow, sessio
   const forgotten = isLostIntent(intent) && session !== null && forgottenIsGone(session.processor, deps.payments.name);
   if (intent.id === sessionIntentId && (intent.metadata.cartId === cart.id || forgotten) && effectiveStatus(cart, now) === "EXPIRED") return retireIntentOfExpiredCart(tx, deps, cart, intent);
   if (intent.metadata.cartId !== cart.id || cart.quoteFingerprint === null || effectiveStatus(cart, now) !== "OPEN") return { kind: "done" };
-  const carriesQuote = intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
+  const carriesQuote = carriesCartQuote(cart, intent);
   if (intent.status === "requires_capture" && carriesQuote && intent.id === sessionIntentId) {
     const location = await findLocation(tx, cart.locationId, { allowSlug: false });
     if (settlementBlockers(cart, location, now).length > 0) return { kind: "done" };
@@ -262,7 +262,7 @@ async function orderParkedCapture(tx: Tx, deps: AppDeps, cart: CartRow, intent: 
     .orderBy(desc(paymentAttempts.createdAt))
     .limit(1);
   if (!parked || parked.failureCode === CHARGED_WITHOUT_ORDER.code) return { kind: "done" };
-  const carriesQuote = cart.quoteFingerprint !== null && intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
+  const carriesQuote = carriesCartQuote(cart, intent);
   const unplaceable = carriesQuote && parked.failureCode === null ? await rehearseOrder(tx, cart, parked, intent, deps) : "not the parked payment's terms";
   if (unplaceable === undefined) {
     logger.warn({ cartId: cart.id, intentId: intent.id }, "a capture went through after its payment was parked: the order is placed");
@@ -272,6 +272,11 @@ async function orderParkedCapture(tx: Tx, deps: AppDeps, cart: CartRow, intent: 
   logger.error({ cartId: cart.id, intentId: intent.id, err: unplaceable }, "a parked payment's intent was captured and its order cannot be placed; manual review needed");
   await tx.update(paymentAttempts).set({ failureCode: CHARGED_WITHOUT_ORDER.code, failureMessage: CHARGED_WITHOUT_ORDER.message }).where(eq(paymentAttempts.id, parked.id));
   return { kind: "done" };
+}
+
+/** Whether the intent carries exactly the cart's current quote: amount, currency, cart and quote fingerprint. */
+function carriesCartQuote(cart: CartRow, intent: ProcessorIntent): boolean {
+  return cart.quoteFingerprint !== null && intentCarriesTerms(intent, intentTermsFor({ ...cart, quoteFingerprint: cart.quoteFingerprint }));
 }
 
 /** The statuses in which an intent can still be confirmed or captured, and can be canceled. */
